@@ -1,0 +1,142 @@
+package io.profilestore.backends;
+
+import com.codahale.metrics.MetricRegistry;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * How the service reaches Cassandra. Every request runs at QUORUM: that is a rule of the design, not a setting.
+ */
+public class CassandraFactory {
+
+    /** Contact points as {@code host:port}; the driver discovers the rest of the ring from them. */
+    @NotEmpty
+    private List<@Pattern(regexp = "[^:\\s]+:\\d{1,5}") String> contactPoints = List.of("127.0.0.1:19042");
+
+    @NotEmpty
+    private String localDatacenter = "datacenter1";
+
+    @NotEmpty
+    @Pattern(regexp = "[a-z][a-z0-9_]{0,47}")
+    private String keyspace = "profiles";
+
+    @Valid
+    @NotNull
+    private ReplicationSettings replication = new ReplicationSettings();
+
+    @NotNull
+    private Duration requestTimeout = Duration.seconds(2);
+
+    private String username;
+    private String password;
+
+    @JsonProperty
+    public List<String> getContactPoints() {
+        return contactPoints;
+    }
+
+    @JsonProperty
+    public void setContactPoints(List<String> contactPoints) {
+        this.contactPoints = contactPoints;
+    }
+
+    @JsonProperty
+    public String getLocalDatacenter() {
+        return localDatacenter;
+    }
+
+    @JsonProperty
+    public void setLocalDatacenter(String localDatacenter) {
+        this.localDatacenter = localDatacenter;
+    }
+
+    @JsonProperty
+    public String getKeyspace() {
+        return keyspace;
+    }
+
+    @JsonProperty
+    public void setKeyspace(String keyspace) {
+        this.keyspace = keyspace;
+    }
+
+    @JsonProperty
+    public ReplicationSettings getReplication() {
+        return replication;
+    }
+
+    @JsonProperty
+    public void setReplication(ReplicationSettings replication) {
+        this.replication = replication;
+    }
+
+    @JsonProperty
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    @JsonProperty
+    public void setRequestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
+    @JsonProperty
+    public String getUsername() {
+        return username;
+    }
+
+    @JsonProperty
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    @JsonProperty
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    /**
+     * Opens a session that is not bound to a keyspace (statements name their tables in full), so that the same
+     * session serves {@code migrate}, which creates the keyspace.
+     */
+    public CqlSession build(MetricRegistry metrics) {
+        var config = DriverConfigLoader.programmaticBuilder()
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "QUORUM")
+                .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "SERIAL")
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, requestTimeout.toJavaDuration())
+                // statements say themselves whether they may be retried
+                .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, false)
+                .withStringList(DefaultDriverOption.METRICS_SESSION_ENABLED,
+                        List.of("connected-nodes", "cql-requests", "cql-client-timeouts", "bytes-sent",
+                                "bytes-received", "throttling.errors"))
+                .withStringList(DefaultDriverOption.METRICS_NODE_ENABLED,
+                        List.of("pool.open-connections", "pool.in-flight", "errors.request.unavailables",
+                                "errors.request.write-timeouts", "errors.request.read-timeouts",
+                                "retries.total", "speculative-executions"))
+                .withString(DefaultDriverOption.SESSION_NAME, "profile-store")
+                .build();
+        var builder = CqlSession.builder()
+                .withConfigLoader(config)
+                .withLocalDatacenter(localDatacenter)
+                .withMetricRegistry(metrics)
+                .addContactPoints(contactPoints.stream().map(CassandraFactory::address).toList());
+        if (username != null && !username.isBlank()) {
+            builder.withAuthCredentials(username, password == null ? "" : password);
+        }
+        return builder.build();
+    }
+
+    static InetSocketAddress address(String hostAndPort) {
+        int colon = hostAndPort.lastIndexOf(':');
+        return new InetSocketAddress(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
+    }
+}

@@ -1,0 +1,135 @@
+package io.profilestore.backends;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.rest5_client.Rest5ClientTransport;
+import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.message.BasicHeader;
+import org.apache.hc.core5.util.Timeout;
+
+/** How the service reaches Elasticsearch, and the index it searches through an alias. */
+public class ElasticsearchFactory {
+
+    @NotEmpty
+    private List<URI> hosts = List.of(URI.create("http://127.0.0.1:19200"));
+
+    /** The alias the service reads and writes; it points to one concrete index {@code <alias>-vN}. */
+    @NotEmpty
+    @Pattern(regexp = "[a-z][a-z0-9_-]{0,100}")
+    private String indexAlias = "profiles";
+
+    @Valid
+    @NotNull
+    private IndexSettings index = new IndexSettings();
+
+    @NotNull
+    private Duration connectTimeout = Duration.seconds(2);
+
+    @NotNull
+    private Duration requestTimeout = Duration.seconds(10);
+
+    private String username;
+    private String password;
+    private String apiKey;
+
+    @JsonProperty
+    public List<URI> getHosts() {
+        return hosts;
+    }
+
+    @JsonProperty
+    public void setHosts(List<URI> hosts) {
+        this.hosts = hosts;
+    }
+
+    @JsonProperty
+    public String getIndexAlias() {
+        return indexAlias;
+    }
+
+    @JsonProperty
+    public void setIndexAlias(String indexAlias) {
+        this.indexAlias = indexAlias;
+    }
+
+    @JsonProperty
+    public IndexSettings getIndex() {
+        return index;
+    }
+
+    @JsonProperty
+    public void setIndex(IndexSettings index) {
+        this.index = index;
+    }
+
+    @JsonProperty
+    public Duration getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    @JsonProperty
+    public void setConnectTimeout(Duration connectTimeout) {
+        this.connectTimeout = connectTimeout;
+    }
+
+    @JsonProperty
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    @JsonProperty
+    public void setRequestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
+    @JsonProperty
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    @JsonProperty
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    @JsonProperty
+    public void setApiKey(String apiKey) {
+        this.apiKey = apiKey;
+    }
+
+    /** The typed client over the REST 5 transport; close it through {@link ElasticsearchClient#close()}. */
+    public ElasticsearchClient build() {
+        var rest = Rest5Client.builder(hosts)
+                .setDefaultHeaders(authHeaders())
+                .setRequestConfigCallback(request -> request
+                        .setConnectionRequestTimeout(Timeout.of(connectTimeout.toJavaDuration()))
+                        .setResponseTimeout(Timeout.of(requestTimeout.toJavaDuration())))
+                .setConnectionConfigCallback(connection -> connection
+                        .setConnectTimeout(Timeout.of(connectTimeout.toJavaDuration())))
+                .build();
+        return new ElasticsearchClient(new Rest5ClientTransport(rest, new JacksonJsonpMapper()));
+    }
+
+    private Header[] authHeaders() {
+        if (apiKey != null && !apiKey.isBlank()) {
+            return new Header[] {new BasicHeader("Authorization", "ApiKey " + apiKey)};
+        }
+        if (username != null && !username.isBlank()) {
+            var token = Base64.getEncoder().encodeToString(
+                    (username + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8));
+            return new Header[] {new BasicHeader("Authorization", "Basic " + token)};
+        }
+        return new Header[0];
+    }
+}

@@ -1,0 +1,101 @@
+package io.profilestore.backends;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.util.Duration;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+/** The PostgreSQL that holds the lock table and the outbox, reached through a HikariCP pool. */
+public class PostgresFactory {
+
+    @NotEmpty
+    @Pattern(regexp = "jdbc:postgresql:.*")
+    private String url = "jdbc:postgresql://127.0.0.1:15432/profilestore";
+
+    @NotEmpty
+    private String user = "profilestore";
+
+    private String password = "";
+
+    @Min(1)
+    @Max(500)
+    private int maxPoolSize = 16;
+
+    @NotNull
+    private Duration connectionTimeout = Duration.seconds(2);
+
+    @JsonProperty
+    public String getUrl() {
+        return url;
+    }
+
+    @JsonProperty
+    public void setUrl(String url) {
+        this.url = url;
+    }
+
+    @JsonProperty
+    public String getUser() {
+        return user;
+    }
+
+    @JsonProperty
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    @JsonProperty
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    @JsonProperty
+    public int getMaxPoolSize() {
+        return maxPoolSize;
+    }
+
+    @JsonProperty
+    public void setMaxPoolSize(int maxPoolSize) {
+        this.maxPoolSize = maxPoolSize;
+    }
+
+    @JsonProperty
+    public Duration getConnectionTimeout() {
+        return connectionTimeout;
+    }
+
+    @JsonProperty
+    public void setConnectionTimeout(Duration connectionTimeout) {
+        this.connectionTimeout = connectionTimeout;
+    }
+
+    /**
+     * The pool starts without connecting ({@code initializationFailTimeout = -1}): a PostgreSQL that is down at
+     * start-up shows as an unhealthy check and 503s, not as a service that refuses to start.
+     */
+    public HikariDataSource build(MetricRegistry metrics, String poolName) {
+        var config = new HikariConfig();
+        config.setPoolName(poolName);
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(maxPoolSize);
+        config.setMinimumIdle(Math.min(2, maxPoolSize));
+        config.setConnectionTimeout(connectionTimeout.toMilliseconds());
+        config.setValidationTimeout(Math.min(connectionTimeout.toMilliseconds(), 1000));
+        config.setInitializationFailTimeout(-1);
+        config.setMetricRegistry(metrics);
+        // a dead server must not hang a request thread for the kernel's TCP timeout
+        config.addDataSourceProperty("socketTimeout", "10");
+        config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, connectionTimeout.toSeconds())));
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+        config.addDataSourceProperty("ApplicationName", "profile-store");
+        return new HikariDataSource(config);
+    }
+}

@@ -1,0 +1,60 @@
+package io.profilestore.cli;
+
+import io.dropwizard.core.cli.ConfiguredCommand;
+import io.dropwizard.core.setup.Bootstrap;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import io.profilestore.schema.CassandraSchema;
+import io.profilestore.schema.ElasticsearchSchema;
+import io.profilestore.schema.PostgresSchema;
+import java.io.PrintStream;
+import net.sourceforge.argparse4j.inf.Namespace;
+
+/**
+ * {@code migrate <config>}: brings Cassandra, PostgreSQL and Elasticsearch to the schema of this build. Each part
+ * applies only what is missing, so running it again changes nothing; it is safe to run before every start.
+ */
+public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+
+    public MigrateCommand() {
+        super("migrate", "Applies the Cassandra, PostgreSQL and Elasticsearch schema (idempotent)");
+    }
+
+    @Override
+    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
+            ProfileStoreConfiguration config) throws Exception {
+        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-migrate")) {
+            report(System.out, migrate(config, backends));
+        }
+    }
+
+    public record Report(PostgresSchema.Result postgres, CassandraSchema.Result cassandra,
+            ElasticsearchSchema.Result elasticsearch) {
+    }
+
+    public static Report migrate(ProfileStoreConfiguration config, Backends backends) throws Exception {
+        var postgres = PostgresSchema.migrate(backends.postgres());
+        var cassandra = CassandraSchema.migrate(config.getCassandra());
+        var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.getElasticsearch());
+        return new Report(postgres, cassandra, elasticsearch);
+    }
+
+    static void report(PrintStream out, Report report) {
+        var pg = report.postgres();
+        out.printf("postgres: %d migration(s) applied, schema version %s -> %s%n",
+                pg.applied(), pg.versionBefore(), pg.versionAfter());
+        var cql = report.cassandra();
+        out.printf("cassandra: keyspace %s %s, %d migration(s) applied, version %d -> %d%n", cql.keyspace(),
+                cql.keyspaceCreated() ? "created" : "exists", cql.applied(), cql.versionBefore(), cql.versionAfter());
+        if (!cql.replicationNote().isEmpty()) {
+            out.println("cassandra: WARNING " + cql.replicationNote());
+        }
+        var es = report.elasticsearch();
+        out.printf("elasticsearch: alias %s -> %s: %s%n", es.alias(), es.index(), switch (es.outcome()) {
+            case CREATED -> "index created with its alias";
+            case ALIAS_ADDED -> "alias added to the existing index";
+            case UNCHANGED -> "up to date";
+            case ALIAS_ON_OTHER_INDEX -> "alias points to another index; run a reindex to move it";
+        });
+    }
+}

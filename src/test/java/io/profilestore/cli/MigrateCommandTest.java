@@ -1,0 +1,100 @@
+package io.profilestore.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import co.elastic.clients.elasticsearch.indices.GetIndicesSettingsRequest;
+import com.codahale.metrics.MetricRegistry;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import io.profilestore.schema.ElasticsearchSchema;
+import io.profilestore.testing.TestStack;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code migrate} on a keyspace and an index alias of its own: the first run creates everything, the second
+ * changes nothing.
+ */
+class MigrateCommandTest {
+
+    static ProfileStoreConfiguration config;
+    static Backends backends;
+    static String keyspace;
+    static String alias;
+
+    @BeforeAll
+    static void open() {
+        config = TestStack.configuration();
+        String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        keyspace = "migrate_test_" + suffix;
+        alias = "migrate-test-" + suffix;
+        config.getCassandra().setKeyspace(keyspace);
+        config.getElasticsearch().setIndexAlias(alias);
+        config.getElasticsearch().getIndex().setShards(2);
+        backends = Backends.open(config, new MetricRegistry(), "migrate-test");
+    }
+
+    @AfterAll
+    static void cleanUp() throws Exception {
+        backends.cassandra().execute("DROP KEYSPACE IF EXISTS " + keyspace);
+        backends.elasticsearch().indices().delete(d -> d.index(ElasticsearchSchema.indexName(alias, 1)).ignoreUnavailable(true));
+        backends.close();
+    }
+
+    @Test
+    void appliesEverythingOnceAndNothingTheSecondTime() throws Exception {
+        var first = MigrateCommand.migrate(config, backends);
+
+        assertThat(first.cassandra().keyspaceCreated()).isTrue();
+        assertThat(first.cassandra().versionBefore()).isZero();
+        assertThat(first.cassandra().versionAfter()).isGreaterThanOrEqualTo(1);
+        var tables = backends.cassandra().getMetadata().getKeyspace(keyspace).orElseThrow().getTables().keySet();
+        assertThat(tables.stream().map(Object::toString)).contains("profile", "persons", "uid_pid");
+        assertThat(first.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.CREATED);
+        String index = ElasticsearchSchema.indexName(alias, ElasticsearchSchema.CURRENT_VERSION);
+        var aliased = backends.elasticsearch().indices().getAlias(a -> a.name(alias)).aliases();
+        assertThat(aliased).containsOnlyKeys(index);
+        var settings = backends.elasticsearch().indices()
+                .getSettings(GetIndicesSettingsRequest.of(s -> s.index(index))).get(index).settings().index();
+        assertThat(settings.numberOfShards()).isEqualTo("2");
+        assertThat(settings.numberOfReplicas()).isEqualTo("0");
+        assertThat(postgresMigrations()).isEqualTo(1);
+
+        var second = MigrateCommand.migrate(config, backends);
+
+        assertThat(second.cassandra().keyspaceCreated()).isFalse();
+        assertThat(second.cassandra().applied()).isZero();
+        assertThat(second.cassandra().versionAfter()).isEqualTo(first.cassandra().versionAfter());
+        assertThat(second.cassandra().replicationNote()).isEmpty();
+        assertThat(second.postgres().applied()).isZero();
+        assertThat(second.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
+        assertThat(postgresMigrations()).isEqualTo(1);
+    }
+
+    @Test
+    void reportSaysWhatHappened() throws Exception {
+        var report = MigrateCommand.migrate(config, backends);
+        var out = new ByteArrayOutputStream();
+
+        MigrateCommand.report(new PrintStream(out, true, StandardCharsets.UTF_8), report);
+
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("cassandra: keyspace " + keyspace)
+                .contains("elasticsearch: alias " + alias)
+                .contains("postgres:");
+    }
+
+    private static int postgresMigrations() throws Exception {
+        try (var connection = backends.postgres().getConnection();
+                var statement = connection.createStatement();
+                var rs = statement.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success AND version = '1'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}

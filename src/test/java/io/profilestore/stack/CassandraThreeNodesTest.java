@@ -1,0 +1,98 @@
+package io.profilestore.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import io.profilestore.testing.TestStack;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+/**
+ * The three-node cluster the failure tests use (127.0.0.1-3, RF 3): QUORUM goes on with one node down and is
+ * refused with two down. Its own folder and ports, beside the shared stack.
+ */
+@EnabledIf("io.profilestore.stack.LocalStackLifecycleTest#localMode")
+class CassandraThreeNodesTest {
+
+    static Path dir;
+    static LocalStack cluster;
+    static CqlSession session;
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        dir = Files.createTempDirectory(Path.of("/var/tmp"), "profile-store-3-nodes-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        var shared = StackSettings.fromEnvironment();
+        var settings = StackSettings.from(Map.of(
+                "PROFILE_STORE_STACK_DIR", dir.toString(),
+                "PROFILE_STORE_STACK_DIST_DIR", shared.distDir().toString(),
+                "PROFILE_STORE_CASSANDRA_NODES", "3",
+                "PROFILE_STORE_CASSANDRA_PORT", "29042",
+                "PROFILE_STORE_CASSANDRA_STORAGE_PORT", "27000",
+                "PROFILE_STORE_CASSANDRA_HEAP", "256m",
+                "profileStore.projectDir", shared.projectDir().toString()));
+        cluster = LocalStack.start(settings, java.util.EnumSet.of(LocalStack.Service.CASSANDRA));
+        session = CqlSession.builder()
+                .addContactPoints(cluster.endpoints().cassandraContactPoints().stream()
+                        .map(p -> new InetSocketAddress(p.substring(0, p.indexOf(':')), 29042)).toList())
+                .withLocalDatacenter("datacenter1")
+                .build();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (session != null) {
+            session.close();
+        }
+        if (cluster != null) {
+            assertThat(cluster.leave()).isTrue();
+        }
+        Processes.run(Duration.ofMinutes(1), "rm", "-rf", dir.toString());
+    }
+
+    @Test
+    void quorumSurvivesOneNodeDownAndRefusesWithTwoDown() {
+        assertThat(session.getMetadata().getNodes().values())
+                .hasSize(3)
+                .allMatch(node -> node.getState() == NodeState.UP);
+        session.execute("CREATE KEYSPACE three WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+        session.execute("CREATE TABLE three.t (id uuid PRIMARY KEY, v int)");
+        var first = UUID.randomUUID();
+        write(first, 1);
+
+        cluster.cassandra().stopNode(3);
+        var second = UUID.randomUUID();
+        write(second, 2);
+        assertThat(read(first)).isEqualTo(1);
+        assertThat(read(second)).isEqualTo(2);
+
+        cluster.cassandra().stopNode(2);
+        assertThatThrownBy(() -> write(UUID.randomUUID(), 3))
+                .isInstanceOfAny(UnavailableException.class, AllNodesFailedException.class);
+    }
+
+    private static void write(UUID id, int value) {
+        session.execute(SimpleStatement.newInstance("INSERT INTO three.t (id, v) VALUES (?, ?)", id, value)
+                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM));
+    }
+
+    private static int read(UUID id) {
+        return session.execute(SimpleStatement.newInstance("SELECT v FROM three.t WHERE id = ?", id)
+                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM)).one().getInt("v");
+    }
+}

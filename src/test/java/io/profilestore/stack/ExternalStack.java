@@ -1,0 +1,32 @@
+package io.profilestore.stack;
+
+/** Services someone else runs: nothing to start or stop. */
+final class ExternalStack implements Stack {
+
+    private final Endpoints endpoints;
+
+    ExternalStack(Endpoints endpoints) {
+        this.endpoints = endpoints;
+    }
+
+    @Override
+    public StackMode mode() {
+        return StackMode.EXTERNAL;
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        return endpoints;
+    }
+
+    @Override
+    public String describe() {
+        return "external services: Cassandra " + endpoints.cassandraContactPoints() + ", Elasticsearch "
+                + endpoints.elasticsearchUrl() + ", PostgreSQL " + endpoints.postgresUrl() + ", RabbitMQ (RABBITMQ_URI)";
+    }
+
+    @Override
+    public void close() {
+        // not ours to stop
+    }
+}

@@ -1,0 +1,158 @@
+package io.profilestore.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/**
+ * PostgreSQL from the operating system's packages (Debian's postgresql-15; installed when missing and we are
+ * root), with a cluster of its own under the stack folder: trust authentication on 127.0.0.1 only, a
+ * {@code profilestore} role and database. fsync is off: it guards against a machine crash, not against the
+ * process kills our tests do, and costs much time.
+ */
+final class PostgresServer implements LocalService {
+
+    static final String DATABASE = "profilestore";
+    static final String USER = "profilestore";
+    static final String PASSWORD = "profilestore";
+
+    private final StackSettings settings;
+    private final Path home;
+    private Process launched;
+
+    PostgresServer(StackSettings settings) {
+        this.settings = settings;
+        this.home = settings.dir().resolve("postgres");
+    }
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public Path log() {
+        return home.resolve("postgres.log");
+    }
+
+    private Path data() {
+        return home.resolve("data");
+    }
+
+    @Override
+    public List<Long> runningPids() {
+        OptionalLong pid = Processes.readPidFile(data().resolve("postmaster.pid"));
+        return pid.isPresent() && Processes.isOurs(pid.getAsLong(), data().toString())
+                ? List.of(pid.getAsLong()) : List.of();
+    }
+
+    @Override
+    public void launch() {
+        Path bin = binaries();
+        try {
+            Files.createDirectories(home);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        SystemUser.handOver(settings, home);
+        var runAs = SystemUser.runAs(settings);
+        if (!Files.exists(data().resolve("PG_VERSION"))) {
+            var initdb = new ArrayList<>(runAs);
+            initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", data().toString(), "-U", "postgres",
+                    "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"));
+            Processes.run(Duration.ofMinutes(2), initdb.toArray(String[]::new));
+        }
+        var command = new ArrayList<>(runAs);
+        command.addAll(List.of(bin.resolve("postgres").toString(), "-D", data().toString(),
+                "-p", Integer.toString(settings.postgresPort()),
+                "-c", "listen_addresses=127.0.0.1",
+                "-c", "unix_socket_directories=" + home,
+                "-c", "max_connections=300",
+                "-c", "fsync=off",
+                "-c", "full_page_writes=off",
+                "-c", "log_min_messages=warning"));
+        launched = Processes.launch(command, Map.of(), log());
+    }
+
+    @Override
+    public boolean ready() {
+        try (var connection = DriverManager.getConnection(adminUrl(), "postgres", "");
+                var statement = connection.createStatement()) {
+            statement.setQueryTimeout(5);
+            try (var roles = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + USER + "'")) {
+                if (!roles.next()) {
+                    statement.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD + "'");
+                }
+            }
+            try (var databases = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
+                if (!databases.next()) {
+                    statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+                }
+            }
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean failed() {
+        return launched != null && !launched.isAlive() && runningPids().isEmpty();
+    }
+
+    @Override
+    public void stop() {
+        // SIGINT is PostgreSQL's fast shutdown: it does not wait for clients to go away
+        runningPids().forEach(pid -> Processes.stop(pid, "INT", Duration.ofSeconds(60)));
+        launched = null;
+    }
+
+    String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + settings.postgresPort() + "/" + DATABASE;
+    }
+
+    private String adminUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + settings.postgresPort() + "/postgres?connectTimeout=2";
+    }
+
+    /** PostgreSQL 15 preferred; PROFILE_STORE_PG_BIN names another installation. */
+    private Path binaries() {
+        String explicit = settings.lookup().apply("PROFILE_STORE_PG_BIN");
+        if (explicit != null && !explicit.isBlank()) {
+            return Path.of(explicit);
+        }
+        return installed().or(() -> {
+            Packages.install("PostgreSQL", "postgresql-15");
+            return installed();
+        }).orElseThrow(() -> new IllegalStateException("PostgreSQL was installed but its binaries were not found "
+                + "under /usr/lib/postgresql; set PROFILE_STORE_PG_BIN"));
+    }
+
+    private static Optional<Path> installed() {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (Files.isExecutable(root.resolve("15/bin/postgres"))) {
+            return Optional.of(root.resolve("15/bin"));
+        }
+        if (!Files.isDirectory(root)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> versions = Files.list(root)) {
+            return versions.map(v -> v.resolve("bin"))
+                    .filter(bin -> Files.isExecutable(bin.resolve("postgres")))
+                    .max(Comparator.comparing(Path::toString));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.profilestore.stack;
+
+/** A running set of backing services. Closing it stops what it started, unless another run still uses it. */
+public interface Stack extends AutoCloseable {
+
+    StackMode mode();
+
+    Endpoints endpoints();
+
+    /** One line for a person: where the services run and where their data and logs are. */
+    String describe();
+
+    @Override
+    void close();
+
+    /** Starts (or joins) the stack the settings ask for. */
+    static Stack start(StackSettings settings) {
+        return switch (settings.mode()) {
+            case LOCAL -> LocalStack.start(settings, LocalStack.Service.all());
+            case DOCKER -> ContainerStack.start(settings);
+            case EXTERNAL -> new ExternalStack(settings.externalEndpoints());
+        };
+    }
+}

@@ -1,0 +1,79 @@
+package io.profilestore.testing;
+
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.ResourceHelpers;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
+import io.profilestore.stack.Endpoints;
+import io.profilestore.stack.Stack;
+import io.profilestore.stack.StackSettings;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The stack every test of a run shares: started (or joined) on first use, left when the test JVM exits. The
+ * mode comes from PROFILE_STORE_STACK like for the run command: Docker when an engine answers, local processes
+ * otherwise.
+ */
+public final class TestStack {
+
+    public static final String CONFIG = "profile-store.yml";
+
+    private static Stack stack;
+
+    private TestStack() {
+    }
+
+    public static synchronized Stack stack() {
+        if (stack == null) {
+            var started = Stack.start(StackSettings.fromEnvironment());
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-stack-shutdown"));
+            stack = started;
+        }
+        return stack;
+    }
+
+    public static Endpoints endpoints() {
+        return stack().endpoints();
+    }
+
+    /** For {@code DropwizardAppExtension}: the stack's addresses, and random free ports for the service. */
+    public static ConfigOverride[] configOverrides(ConfigOverride... more) {
+        var overrides = new ArrayList<ConfigOverride>();
+        endpoints().configOverrides().forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
+        overrides.add(ConfigOverride.randomPorts());
+        overrides.addAll(List.of(more));
+        return overrides.toArray(ConfigOverride[]::new);
+    }
+
+    public static String configPath() {
+        return ResourceHelpers.resourceFilePath(CONFIG);
+    }
+
+    /** The service's own configuration file, pointed at the stack. */
+    public static ProfileStoreConfiguration configuration() {
+        try {
+            var config = new YamlConfigurationFactory<>(ProfileStoreConfiguration.class, Validators.newValidator(),
+                    Jackson.newObjectMapper(), "profile-store-test")
+                    .build(new SubstitutingSourceProvider(new FileOrClasspathConfigurationSourceProvider(),
+                            new EnvironmentVariableSubstitutor(false)), CONFIG);
+            var endpoints = endpoints();
+            config.getCassandra().setContactPoints(endpoints.cassandraContactPoints());
+            config.getCassandra().setLocalDatacenter(endpoints.cassandraDatacenter());
+            config.getElasticsearch().setHosts(List.of(URI.create(endpoints.elasticsearchUrl())));
+            config.getPostgres().setUrl(endpoints.postgresUrl());
+            config.getPostgres().setUser(endpoints.postgresUser());
+            config.getPostgres().setPassword(endpoints.postgresPassword());
+            config.getRabbitmq().setUri(endpoints.rabbitmqUri());
+            return config;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot load " + CONFIG, e);
+        }
+    }
+}
