@@ -1,5 +1,11 @@
 package io.profilestore;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
@@ -9,10 +15,23 @@ import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.backends.Backends;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
 import io.profilestore.cli.MigrateCommand;
+import io.profilestore.core.Documents;
+import io.profilestore.core.ProfileService;
+import io.profilestore.core.WritePathProbe;
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.IdempotentWriter;
+import io.profilestore.db.ProfileDao;
 import io.profilestore.health.CassandraHealthCheck;
 import io.profilestore.health.ElasticsearchHealthCheck;
 import io.profilestore.health.PostgresHealthCheck;
 import io.profilestore.health.RabbitMqHealthCheck;
+import io.profilestore.resources.BodyLimitFeature;
+import io.profilestore.resources.ProfileResource;
+import io.profilestore.resources.problems.DomainExceptionMapper;
+import io.profilestore.resources.problems.JsonExceptionMapper;
+import io.profilestore.resources.problems.ProblemExceptionMapper;
+import io.profilestore.resources.problems.UnexpectedExceptionMapper;
+import io.profilestore.resources.problems.WebApplicationExceptionMapper;
 
 /**
  * The profile store: {@code server <config>} serves the API, {@code migrate <config>} applies the schema,
@@ -20,6 +39,9 @@ import io.profilestore.health.RabbitMqHealthCheck;
  * {@code profile-store.yml}, with {@code ${ENV_VAR:-default}} substitution.
  */
 public class ProfileStoreApplication extends Application<ProfileStoreConfiguration> {
+
+    /** Deepest nesting a request body may have: profiles are records, not trees of arbitrary depth. */
+    static final int MAX_JSON_DEPTH = 64;
 
     public static void main(String[] args) throws Exception {
         new ProfileStoreApplication().run(args);
@@ -38,10 +60,47 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         bootstrap.addCommand(new MigrateCommand());
     }
 
+    /**
+     * Request bodies as the profile store needs them: unknown fields and duplicate keys refused, numbers kept
+     * exact (a document's 0.1 stays 0.1, its 20-digit integers stay whole), nesting bounded.
+     */
+    public static ObjectMapper configureJson(ObjectMapper mapper) {
+        mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        mapper.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+        mapper.setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
+        mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_JSON_DEPTH).build());
+        return mapper;
+    }
+
+    /** Hook for tests that hold a change at one of its steps. */
+    protected WritePathProbe writePathProbe() {
+        return WritePathProbe.NONE;
+    }
+
     @Override
     public void run(ProfileStoreConfiguration config, Environment environment) {
         var backends = Backends.open(config, environment.metrics(), "profile-store");
         environment.lifecycle().manage(new AutoCloseableManager(backends));
+
+        configureJson(environment.getObjectMapper());
+        var settings = config.getProfiles();
+        var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
+        var writer = new IdempotentWriter(backends.cassandra(), settings.getWriteAttempts(), environment.metrics());
+        var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
+        var documents = new Documents(environment.getObjectMapper(), settings.getMaxDocumentBytes());
+        var profiles = new ProfileService(dao, locks, documents, settings.getMaxBatchSize(), writePathProbe());
+
+        var jersey = environment.jersey();
+        jersey.register(new ProfileResource(profiles));
+        jersey.register(new BodyLimitFeature());
+        jersey.register(new ProblemExceptionMapper());
+        jersey.register(new DomainExceptionMapper());
+        jersey.register(new JsonExceptionMapper());
+        jersey.register(new WebApplicationExceptionMapper());
+        jersey.register(new UnexpectedExceptionMapper());
 
         environment.healthChecks().register("cassandra", new CassandraHealthCheck(backends.cassandra()));
         environment.healthChecks().register("elasticsearch", new ElasticsearchHealthCheck(backends.elasticsearch()));

@@ -6,6 +6,7 @@ import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
 import io.profilestore.backends.RabbitMqFactory;
+import io.profilestore.core.ProfileSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
@@ -27,6 +28,20 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     private RabbitMqFactory rabbitmq = new RabbitMqFactory();
+
+    @Valid
+    @NotNull
+    private ProfileSettings profiles = new ProfileSettings();
+
+    @JsonProperty
+    public ProfileSettings getProfiles() {
+        return profiles;
+    }
+
+    @JsonProperty
+    public void setProfiles(ProfileSettings profiles) {
+        this.profiles = profiles;
+    }
 
     @JsonProperty
     public CassandraFactory getCassandra() {

@@ -7,7 +7,10 @@ import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.ResourceHelpers;
+import com.codahale.metrics.MetricRegistry;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import io.profilestore.cli.MigrateCommand;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
 import io.profilestore.stack.Endpoints;
 import io.profilestore.stack.Stack;
@@ -26,6 +29,7 @@ public final class TestStack {
     public static final String CONFIG = "profile-store.yml";
 
     private static Stack stack;
+    private static Backends backends;
 
     private TestStack() {
     }
@@ -35,8 +39,28 @@ public final class TestStack {
             var started = Stack.start(StackSettings.fromEnvironment());
             Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-stack-shutdown"));
             stack = started;
+            migrate();
         }
         return stack;
+    }
+
+    /** The schema every test expects, applied once per run (a no-op when it is there already). */
+    private static void migrate() {
+        var config = configuration();
+        try (var backends = Backends.open(config, new MetricRegistry(), "test-migrate")) {
+            MigrateCommand.migrate(config, backends);
+        } catch (Exception e) {
+            throw new IllegalStateException("migrate failed on the test stack", e);
+        }
+    }
+
+    /** Clients of the stack's services, configured like the service's own. */
+    public static synchronized Backends backends() {
+        if (backends == null) {
+            backends = Backends.open(configuration(), new MetricRegistry(), "test");
+            Runtime.getRuntime().addShutdownHook(new Thread(backends::close, "test-backends-shutdown"));
+        }
+        return backends;
     }
 
     public static Endpoints endpoints() {

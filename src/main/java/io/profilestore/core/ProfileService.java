@@ -1,0 +1,202 @@
+package io.profilestore.core;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.profilestore.api.Profile;
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.Lease;
+import io.profilestore.db.LeaseLostException;
+import io.profilestore.db.OutboxRecord;
+import io.profilestore.db.ProfileDao;
+import io.profilestore.db.ProfileRow;
+import java.util.ArrayList;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Every profile change follows one path: lock the entities in PostgreSQL (taken: fail at once), read the current
+ * rows from Cassandra, check versions, record the change in the outbox while renewing the locks, write
+ * Cassandra at the locks' fence, release. A rejected change writes nothing; an accepted one is acknowledged only
+ * once Cassandra confirmed it under locks that were ours all along.
+ */
+public class ProfileService {
+
+    /** One profile of a batch update: its new document and the version it replaces. */
+    public record Update(UUID pid, long expectedVersion, JsonNode data) {
+    }
+
+    private final ProfileDao dao;
+    private final EntityLocks locks;
+    private final Documents documents;
+    private final int maxBatchSize;
+    private final WritePathProbe probe;
+
+    public ProfileService(ProfileDao dao, EntityLocks locks, Documents documents, int maxBatchSize, WritePathProbe probe) {
+        this.dao = dao;
+        this.locks = locks;
+        this.documents = documents;
+        this.maxBatchSize = maxBatchSize;
+        this.probe = probe;
+    }
+
+    public Profile get(UUID pid) {
+        return dao.find(pid).map(ProfileService::toProfile).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
+    }
+
+    /** Creates a profile, under a new user when {@code uid} is null. */
+    public Profile create(UUID uid, JsonNode data) {
+        String document = documents.compact(data);
+        UUID pid = UUID.randomUUID();
+        boolean newUser = uid == null;
+        UUID owner = newUser ? UUID.randomUUID() : uid;
+        return underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner)), change -> {
+            if (!newUser) {
+                var user = dao.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
+                if (user.masterUid() != null) {
+                    throw new UserMergedException(owner, user.masterUid());
+                }
+            }
+            var at = change.lease().timestamp();
+            var row = new ProfileRow(pid, owner, 1, document, at, at);
+            var statements = new ArrayList<BoundStatement>(List.of(dao.putProfile(row), dao.linkProfile(owner, pid)));
+            if (newUser) {
+                statements.add(dao.putUser(owner, at));
+            }
+            change.commit(List.of(OutboxRecord.profile(pid, 1)), statements);
+            return toProfile(row);
+        });
+    }
+
+    public Profile replace(UUID pid, long expectedVersion, JsonNode data) {
+        String document = documents.compact(data);
+        return change(pid, expectedVersion, current -> document);
+    }
+
+    public Profile patch(UUID pid, long expectedVersion, JsonNode mergePatch) {
+        return change(pid, expectedVersion, current -> documents.mergePatch(current.data(), mergePatch));
+    }
+
+    /** Erases a profile: its row and its place in its user's list go; the version it had is not reused. */
+    public void erase(UUID pid, long expectedVersion) {
+        underLock(List.of(EntityLocks.profile(pid)), change -> {
+            var current = current(pid, expectedVersion);
+            change.commit(List.of(OutboxRecord.profile(pid, current.version() + 1)),
+                    List.of(dao.eraseProfile(pid), dao.unlinkProfile(current.uid(), pid)));
+            return null;
+        });
+    }
+
+    /** Replaces the documents of several profiles, all or none: one lock set, one version check, one logged batch. */
+    public List<Profile> batchUpdate(List<Update> updates) {
+        if (updates.isEmpty()) {
+            throw new InvalidDocumentException("updates must name at least one profile");
+        }
+        if (updates.size() > maxBatchSize) {
+            throw new InvalidDocumentException("a batch may change at most " + maxBatchSize + " profiles, not "
+                    + updates.size());
+        }
+        var byPid = new LinkedHashMap<UUID, Update>();
+        for (var update : updates) {
+            if (byPid.put(update.pid(), update) != null) {
+                throw new InvalidDocumentException("pid " + update.pid() + " appears more than once in the batch");
+            }
+        }
+        var documentsByPid = new LinkedHashMap<UUID, String>();
+        byPid.forEach((pid, update) -> documentsByPid.put(pid, documents.compact(update.data())));
+        return underLock(byPid.keySet().stream().map(EntityLocks::profile).toList(), change -> {
+            var current = dao.findAll(byPid.keySet());
+            var missing = byPid.keySet().stream().filter(pid -> !current.containsKey(pid)).toList();
+            if (!missing.isEmpty()) {
+                throw new ProfileNotFoundException(missing);
+            }
+            var stale = new LinkedHashMap<UUID, Long>();
+            byPid.forEach((pid, update) -> {
+                if (current.get(pid).version() != update.expectedVersion()) {
+                    stale.put(pid, current.get(pid).version());
+                }
+            });
+            if (!stale.isEmpty()) {
+                throw new VersionMismatchException(stale);
+            }
+            var at = change.lease().timestamp();
+            var rows = new ArrayList<ProfileRow>();
+            byPid.keySet().forEach(pid -> {
+                var row = current.get(pid);
+                rows.add(new ProfileRow(pid, row.uid(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at));
+            });
+            change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version())).toList(),
+                    rows.stream().map(dao::putProfile).toList());
+            return rows.stream().map(ProfileService::toProfile).toList();
+        });
+    }
+
+    private Profile change(UUID pid, long expectedVersion, Function<ProfileRow, String> newDocument) {
+        return underLock(List.of(EntityLocks.profile(pid)), change -> {
+            var current = current(pid, expectedVersion);
+            var next = new ProfileRow(pid, current.uid(), current.version() + 1, newDocument.apply(current),
+                    current.createdAt(), change.lease().timestamp());
+            change.commit(List.of(OutboxRecord.profile(pid, next.version())), List.of(dao.putProfile(next)));
+            return toProfile(next);
+        });
+    }
+
+    private ProfileRow current(UUID pid, long expectedVersion) {
+        var current = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
+        if (current.version() != expectedVersion) {
+            throw new VersionMismatchException(Map.of(pid, current.version()));
+        }
+        return current;
+    }
+
+    private <T> T underLock(List<String> entities, Function<Change, T> body) {
+        var change = new Change(locks.acquire(entities));
+        T result;
+        boolean released;
+        try {
+            probe.locked(change.lease());
+            result = body.apply(change);
+        } finally {
+            released = locks.release(change.lease());
+        }
+        if (change.written && !change.heldWhileWriting && !released) {
+            // slower than the lease: another request may have taken the locks and written a newer version,
+            // which our write (with a smaller fence) loses to; we cannot say which one stands
+            throw new LeaseLostException("the locks ran out while Cassandra was written", true);
+        }
+        return result;
+    }
+
+    /** One change under its locks: records it, then writes it, and remembers whether the locks lasted. */
+    private final class Change {
+        private final Lease lease;
+        private boolean written;
+        private boolean heldWhileWriting;
+
+        Change(Lease lease) {
+            this.lease = lease;
+        }
+
+        Lease lease() {
+            return lease;
+        }
+
+        void commit(List<OutboxRecord> records, List<BoundStatement> statements) {
+            long renewed = System.nanoTime();
+            locks.recordChange(lease, records);
+            probe.recorded(lease);
+            dao.apply(statements, lease.fence());
+            written = true;
+            heldWhileWriting = System.nanoTime() - renewed < locks.lease().toNanos();
+            probe.written(lease);
+        }
+    }
+
+    static Profile toProfile(ProfileRow row) {
+        return new Profile(row.pid(), row.uid(), row.version(), row.data(), row.createdAt(), row.updatedAt());
+    }
+
+}

@@ -1,0 +1,76 @@
+package io.profilestore.core;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
+
+/** Limits and timings of the profile write path. */
+public class ProfileSettings {
+
+    /**
+     * How long a lock is held at most. A holder that crashes blocks its pids no longer than this; a holder slower
+     * than this loses its lock and, through fencing, its write. Keep it well above the Cassandra request timeout.
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    private Duration lockLease = Duration.seconds(5);
+
+    /** The largest {@code data} document, in bytes of compact UTF-8 JSON. */
+    @Min(1024)
+    @Max(1024 * 1024)
+    private int maxDocumentBytes = 64 * 1024;
+
+    /** The most pids one batch update may change. */
+    @Min(1)
+    @Max(1000)
+    private int maxBatchSize = 100;
+
+    /** Attempts of one Cassandra write that times out (the statements are idempotent). */
+    @Min(1)
+    @Max(10)
+    private int writeAttempts = 3;
+
+    @JsonProperty
+    public Duration getLockLease() {
+        return lockLease;
+    }
+
+    @JsonProperty
+    public void setLockLease(Duration lockLease) {
+        this.lockLease = lockLease;
+    }
+
+    @JsonProperty
+    public int getMaxDocumentBytes() {
+        return maxDocumentBytes;
+    }
+
+    @JsonProperty
+    public void setMaxDocumentBytes(int maxDocumentBytes) {
+        this.maxDocumentBytes = maxDocumentBytes;
+    }
+
+    @JsonProperty
+    public int getMaxBatchSize() {
+        return maxBatchSize;
+    }
+
+    @JsonProperty
+    public void setMaxBatchSize(int maxBatchSize) {
+        this.maxBatchSize = maxBatchSize;
+    }
+
+    @JsonProperty
+    public int getWriteAttempts() {
+        return writeAttempts;
+    }
+
+    @JsonProperty
+    public void setWriteAttempts(int writeAttempts) {
+        this.writeAttempts = writeAttempts;
+    }
+}

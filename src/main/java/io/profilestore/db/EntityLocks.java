@@ -1,0 +1,197 @@
+package io.profilestore.db;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The lock table in PostgreSQL ({@code entity_lock}): one row per entity ever locked, free when its holder is
+ * null or its lease has run out.
+ *
+ * <ul>
+ *   <li>{@link #acquire} takes every entity of a request in one statement or none of them, and never waits behind
+ *   a holder: a taken entity fails the request at once.</li>
+ *   <li>{@link #recordChange} renews the lease and writes the outbox records in one transaction, just before the
+ *   Cassandra write: a holder that lost its lease learns it here and writes nothing.</li>
+ *   <li>{@link #release} frees what is still ours.</li>
+ * </ul>
+ *
+ * The fence of an entity only grows: {@code greatest(now in microseconds, previous fence + 1)}, taken from
+ * PostgreSQL's clock so that the clocks of the API instances play no part.
+ */
+public class EntityLocks {
+
+    private static final String ACQUIRE = """
+            INSERT INTO entity_lock AS l (entity, holder, lease_until, fence)
+            SELECT e, ?, clock_timestamp() + make_interval(secs => ?),
+                   (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
+              FROM unnest(?::text[]) AS e
+             ORDER BY e
+            ON CONFLICT (entity) DO UPDATE
+               SET holder = excluded.holder,
+                   lease_until = excluded.lease_until,
+                   fence = greatest(excluded.fence, l.fence + 1)
+             WHERE l.holder IS NULL OR l.lease_until < clock_timestamp()
+            RETURNING entity, fence
+            """;
+
+    private static final String ALIGN_FENCES = "UPDATE entity_lock SET fence = ? WHERE entity = ANY(?::text[]) AND holder = ?";
+
+    private static final String RENEW = """
+            UPDATE entity_lock SET lease_until = clock_timestamp() + make_interval(secs => ?)
+             WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
+            """;
+
+    private static final String RECORD = "INSERT INTO outbox (entity_type, entity_id, version) VALUES (?, ?, ?)";
+
+    private static final String RELEASE = """
+            UPDATE entity_lock SET holder = NULL, lease_until = NULL
+             WHERE entity = ANY(?::text[]) AND holder = ?
+            """;
+
+    private final DataSource dataSource;
+    private final Duration lease;
+
+    public EntityLocks(DataSource dataSource, Duration lease) {
+        this.dataSource = dataSource;
+        this.lease = lease;
+    }
+
+    public Duration lease() {
+        return lease;
+    }
+
+    public static String profile(UUID pid) {
+        return "profile:" + pid;
+    }
+
+    public static String user(UUID uid) {
+        return "user:" + uid;
+    }
+
+    /**
+     * Locks all the entities or none. Entities are taken in sorted order, so two requests over overlapping sets
+     * cannot deadlock; a concurrent insert of the same new row is waited for only as long as that one statement.
+     *
+     * @throws EntitiesLockedException when any of them is held by another request
+     */
+    public Lease acquire(Collection<String> wanted) {
+        var entities = List.copyOf(new TreeSet<>(wanted));
+        var holder = UUID.randomUUID();
+        long started = System.nanoTime();
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                var taken = new HashSet<String>();
+                long fence = Long.MIN_VALUE;
+                long lowest = Long.MAX_VALUE;
+                try (var statement = connection.prepareStatement(ACQUIRE)) {
+                    statement.setObject(1, holder);
+                    statement.setDouble(2, seconds(lease));
+                    statement.setArray(3, connection.createArrayOf("text", entities.toArray()));
+                    try (var rows = statement.executeQuery()) {
+                        while (rows.next()) {
+                            taken.add(rows.getString(1));
+                            fence = Math.max(fence, rows.getLong(2));
+                            lowest = Math.min(lowest, rows.getLong(2));
+                        }
+                    }
+                }
+                if (taken.size() < entities.size()) {
+                    connection.rollback();
+                    var locked = new ArrayList<>(entities);
+                    locked.removeAll(taken);
+                    throw new EntitiesLockedException(locked);
+                }
+                if (lowest != fence) {
+                    // one write timestamp for all: every entity's fence moves up to the largest
+                    try (var statement = connection.prepareStatement(ALIGN_FENCES)) {
+                        statement.setLong(1, fence);
+                        statement.setArray(2, connection.createArrayOf("text", entities.toArray()));
+                        statement.setObject(3, holder);
+                        statement.executeUpdate();
+                    }
+                }
+                connection.commit();
+                return new Lease(holder, entities, fence, started);
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not take locks in PostgreSQL", e);
+        }
+    }
+
+    /**
+     * Renews the lease and records the changes for the indexer, in one transaction: no change is written to
+     * Cassandra without its record, and none by a holder whose lease ran out.
+     *
+     * @throws LeaseLostException when some lock is no longer ours; nothing is recorded then
+     */
+    public void recordChange(Lease held, List<OutboxRecord> records) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                try (var renew = connection.prepareStatement(RENEW)) {
+                    renew.setDouble(1, seconds(lease));
+                    renew.setArray(2, connection.createArrayOf("text", held.entities().toArray()));
+                    renew.setObject(3, held.holder());
+                    if (renew.executeUpdate() < held.entities().size()) {
+                        connection.rollback();
+                        throw new LeaseLostException("the locks ran out before the change was recorded", false);
+                    }
+                }
+                try (var record = connection.prepareStatement(RECORD)) {
+                    for (var change : records) {
+                        record.setString(1, change.entityType());
+                        record.setObject(2, change.entityId());
+                        record.setLong(3, change.version());
+                        record.addBatch();
+                    }
+                    record.executeBatch();
+                }
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not record the change in PostgreSQL", e);
+        }
+    }
+
+    /**
+     * Frees the locks that are still ours. Returns whether all of them were: false means some ran out and may
+     * have been taken by another request meanwhile. Never throws: a lock that cannot be freed now runs out.
+     */
+    public boolean release(Lease held) {
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(RELEASE)) {
+            statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(2, held.holder());
+            return statement.executeUpdate() == held.entities().size();
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; PostgreSQL rolls back on its own
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.profilestore.db;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The Cassandra tables of profiles and users. Reads and writes run at QUORUM (the session's default). Writes
+ * carry the caller's timestamp (the lock's fence) and write every column, so the newest write wins whole.
+ */
+public class ProfileDao {
+
+    private final CqlSession session;
+    private final IdempotentWriter writer;
+    private final PreparedStatement selectProfile;
+    private final PreparedStatement selectUser;
+    private final PreparedStatement insertProfile;
+    private final PreparedStatement insertUser;
+    private final PreparedStatement insertUserProfile;
+    private final PreparedStatement deleteProfile;
+    private final PreparedStatement deleteUserProfile;
+
+    public ProfileDao(CqlSession session, String keyspace, IdempotentWriter writer) {
+        this.session = session;
+        this.writer = writer;
+        this.selectProfile = session.prepare("SELECT pid, uid, version, data, created_at, updated_at FROM "
+                + keyspace + ".profile WHERE pid = ?");
+        this.selectUser = session.prepare("SELECT uid, master_uid, version FROM " + keyspace + ".persons WHERE uid = ?");
+        this.insertProfile = session.prepare("INSERT INTO " + keyspace
+                + ".profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
+        this.insertUser = session.prepare("INSERT INTO " + keyspace
+                + ".persons (uid, master_uid, version, created_at, updated_at) VALUES (?, null, ?, ?, ?)");
+        this.insertUserProfile = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid) VALUES (?, ?)");
+        this.deleteProfile = session.prepare("DELETE FROM " + keyspace + ".profile WHERE pid = ?");
+        this.deleteUserProfile = session.prepare("DELETE FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
+    }
+
+    public Optional<ProfileRow> find(UUID pid) {
+        return findAll(List.of(pid)).values().stream().findFirst();
+    }
+
+    /** Reads the profiles in parallel, one partition each (a multi-partition IN would load one coordinator). */
+    public Map<UUID, ProfileRow> findAll(Collection<UUID> pids) {
+        var reads = pids.stream()
+                .map(pid -> session.executeAsync(selectProfile.bind(pid).setIdempotent(true)))
+                .map(CompletionStage::toCompletableFuture)
+                .toList();
+        var found = new HashMap<UUID, ProfileRow>();
+        for (CompletableFuture<AsyncResultSet> read : reads) {
+            Row row = await(read).one();
+            if (row != null) {
+                var profile = profile(row);
+                found.put(profile.pid(), profile);
+            }
+        }
+        return found;
+    }
+
+    public Optional<UserRow> findUser(UUID uid) {
+        Row row = await(session.executeAsync(selectUser.bind(uid).setIdempotent(true)).toCompletableFuture()).one();
+        return row == null ? Optional.empty()
+                : Optional.of(new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version")));
+    }
+
+    public BoundStatement putProfile(ProfileRow row) {
+        return insertProfile.bind(row.pid(), row.uid(), row.version(), row.data(), row.createdAt(), row.updatedAt());
+    }
+
+    public BoundStatement putUser(UUID uid, Instant at) {
+        return insertUser.bind(uid, 1L, at, at);
+    }
+
+    public BoundStatement linkProfile(UUID uid, UUID pid) {
+        return insertUserProfile.bind(uid, pid);
+    }
+
+    public BoundStatement eraseProfile(UUID pid) {
+        return deleteProfile.bind(pid);
+    }
+
+    public BoundStatement unlinkProfile(UUID uid, UUID pid) {
+        return deleteUserProfile.bind(uid, pid);
+    }
+
+    /**
+     * Applies the statements as one write at the given timestamp: one statement alone, several as a logged
+     * batch (all or nothing, also across partitions). Returns once Cassandra confirmed it.
+     */
+    public void apply(List<BoundStatement> statements, long timestampMicros) {
+        Statement<?> write = statements.size() == 1
+                ? statements.get(0)
+                : BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(BoundStatement[]::new));
+        writer.execute(write.setQueryTimestamp(timestampMicros).setIdempotent(true));
+    }
+
+    private static ProfileRow profile(Row row) {
+        return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getLong("version"), row.getString("data"),
+                row.getInstant("created_at"), row.getInstant("updated_at"));
+    }
+
+    private static AsyncResultSet await(CompletableFuture<AsyncResultSet> read) {
+        try {
+            return read.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof DriverException driver) {
+                throw new CassandraUnavailableException("Cassandra could not read: " + driver.getMessage(), driver, false);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.profilestore.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.profilestore.api.BatchUpdateRequest;
+import io.profilestore.api.BatchUpdateResponse;
+import io.profilestore.api.CreateProfileRequest;
+import io.profilestore.api.Profile;
+import io.profilestore.api.ReplaceProfileRequest;
+import io.profilestore.core.ProfileService;
+import io.profilestore.resources.problems.ProblemException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.Context;
+import java.util.ArrayList;
+
+/** The profile API: HTTP in, {@link ProfileService} does the work. Every answer about one profile has its ETag. */
+@Path("/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class ProfileResource {
+
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+
+    /** One document of 64 KiB plus room for its envelope; a batch of 100 of them. */
+    static final long SINGLE_BODY_LIMIT = 64 * 1024 + 16 * 1024;
+    static final long BATCH_BODY_LIMIT = 100 * SINGLE_BODY_LIMIT;
+
+    private final ProfileService profiles;
+
+    public ProfileResource(ProfileService profiles) {
+        this.profiles = profiles;
+    }
+
+    @POST
+    @Path("profiles")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(SINGLE_BODY_LIMIT)
+    public Response create(CreateProfileRequest request, @Context UriInfo uri) {
+        var body = required(request);
+        var created = profiles.create(body.uid(), body.data());
+        return Response.created(uri.getBaseUriBuilder().path("v1/profiles/{pid}").build(created.pid()))
+                .tag(etag(created))
+                .entity(created)
+                .build();
+    }
+
+    @GET
+    @Path("profiles/{pid}")
+    public Response get(@PathParam("pid") String pid) {
+        var profile = profiles.get(Pids.parse("pid", pid));
+        return Response.ok(profile).tag(etag(profile)).build();
+    }
+
+    @PUT
+    @Path("profiles/{pid}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(SINGLE_BODY_LIMIT)
+    public Response replace(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            ReplaceProfileRequest request) {
+        var id = Pids.parse("pid", pid);
+        long version = IfMatch.version(ifMatch);
+        var replaced = profiles.replace(id, version, required(request).data());
+        return Response.ok(replaced).tag(etag(replaced)).build();
+    }
+
+    @PATCH
+    @Path("profiles/{pid}")
+    @Consumes(MERGE_PATCH)
+    @BodyLimit(SINGLE_BODY_LIMIT)
+    public Response patch(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            JsonNode mergePatch) {
+        var id = Pids.parse("pid", pid);
+        long version = IfMatch.version(ifMatch);
+        var patched = profiles.patch(id, version, mergePatch);
+        return Response.ok(patched).tag(etag(patched)).build();
+    }
+
+    @DELETE
+    @Path("profiles/{pid}")
+    public Response erase(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch) {
+        var id = Pids.parse("pid", pid);
+        profiles.erase(id, IfMatch.version(ifMatch));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("profiles:batchUpdate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(BATCH_BODY_LIMIT)
+    public BatchUpdateResponse batchUpdate(BatchUpdateRequest request) {
+        var body = required(request);
+        if (body.updates() == null) {
+            throw ProblemException.badRequest("updates is required: a list of {pid, version, data}");
+        }
+        var updates = new ArrayList<ProfileService.Update>();
+        for (int i = 0; i < body.updates().size(); i++) {
+            var update = body.updates().get(i);
+            if (update == null || update.pid() == null || update.version() == null) {
+                throw ProblemException.badRequest("updates[" + i + "] needs pid, version and data");
+            }
+            updates.add(new ProfileService.Update(update.pid(), update.version(), update.data()));
+        }
+        var changed = profiles.batchUpdate(updates);
+        return new BatchUpdateResponse(changed.stream()
+                .map(p -> new BatchUpdateResponse.Updated(p.pid(), p.version(), p.updatedAt()))
+                .toList());
+    }
+
+    private static <T> T required(T body) {
+        if (body == null) {
+            throw ProblemException.badRequest("the request needs a JSON body");
+        }
+        return body;
+    }
+
+    static EntityTag etag(Profile profile) {
+        return new EntityTag(Long.toString(profile.version()));
+    }
+}

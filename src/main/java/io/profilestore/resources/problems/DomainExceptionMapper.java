@@ -1,0 +1,86 @@
+package io.profilestore.resources.problems;
+
+import io.profilestore.api.Problem;
+import io.profilestore.core.DocumentTooLargeException;
+import io.profilestore.core.InvalidDocumentException;
+import io.profilestore.core.ProfileNotFoundException;
+import io.profilestore.core.UserMergedException;
+import io.profilestore.core.UserNotFoundException;
+import io.profilestore.core.VersionMismatchException;
+import io.profilestore.db.CassandraUnavailableException;
+import io.profilestore.db.EntitiesLockedException;
+import io.profilestore.db.LeaseLostException;
+import io.profilestore.db.PostgresUnavailableException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What each refusal of the domain and each outage of a backing service means over HTTP. */
+public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DomainExceptionMapper.class);
+
+    private final UnexpectedExceptionMapper unexpected = new UnexpectedExceptionMapper();
+
+    @Override
+    public Response toResponse(RuntimeException exception) {
+        var problem = problemOf(exception);
+        if (problem == null) {
+            return unexpected.toResponse(exception);
+        }
+        if (problem.status() == 503) {
+            LOG.warn("answered 503: {}", exception.toString());
+        }
+        return Problems.response(problem);
+    }
+
+    static Problem problemOf(RuntimeException exception) {
+        if (exception instanceof ProfileNotFoundException e) {
+            return Problem.of(404, "profile-not-found", "Profile not found",
+                    e.pids().size() == 1 ? "no profile has pid " + e.pids().get(0) : "no profile has these pids")
+                    .with(Map.of("pids", e.pids()));
+        }
+        if (exception instanceof UserNotFoundException e) {
+            return Problem.of(422, "user-not-found", "User not found", "no user has uid " + e.uid()
+                    + "; leave uid out to create a new user");
+        }
+        if (exception instanceof UserMergedException e) {
+            return Problem.of(409, "user-merged", "User was merged", "user " + e.uid() + " was merged into "
+                    + e.masterUid() + "; create the profile under the master").with(Map.of("masterUid", e.masterUid()));
+        }
+        if (exception instanceof VersionMismatchException e) {
+            return Problem.of(412, "stale-version", "Precondition failed",
+                    "the profile changed since you read it; read it again and retry")
+                    .with(Map.of("currentVersions", e.currentVersions()));
+        }
+        if (exception instanceof InvalidDocumentException e) {
+            return Problem.of(400, "invalid-document", "Invalid document", e.getMessage());
+        }
+        if (exception instanceof DocumentTooLargeException e) {
+            return Problem.of(413, "document-too-large", "Document too large", e.getMessage())
+                    .with(Map.of("limit", e.limit()));
+        }
+        if (exception instanceof EntitiesLockedException e) {
+            return Problem.of(409, "locked", "Locked",
+                    "another request is changing " + String.join(", ", e.entities()) + "; retry shortly")
+                    .with(Map.of("locked", e.entities()));
+        }
+        if (exception instanceof LeaseLostException e) {
+            return Problem.of(503, "lease-lost", "Service unavailable", e.maybeWritten()
+                    ? "the change took longer than its lock allows: it may or may not have been applied; read the profile"
+                    : "the change took longer than its lock allows and was not applied; retry");
+        }
+        if (exception instanceof CassandraUnavailableException e) {
+            return Problem.of(503, "cassandra-unavailable", "Service unavailable", e.maybeApplied()
+                    ? "Cassandra did not confirm the write: it may or may not have been applied; read the profile"
+                    : "Cassandra is unavailable; nothing was changed");
+        }
+        if (exception instanceof PostgresUnavailableException) {
+            return Problem.of(503, "postgres-unavailable", "Service unavailable",
+                    "PostgreSQL is unavailable; nothing was changed");
+        }
+        return null;
+    }
+}

@@ -1,0 +1,29 @@
+package io.profilestore.resources.problems;
+
+import io.profilestore.api.Problem;
+import jakarta.ws.rs.core.Response;
+
+/** Builds the response of a problem. */
+public final class Problems {
+
+    private Problems() {
+    }
+
+    /** A problem a resource raised that another layer (Jackson, say) wrapped on its way out. */
+    static java.util.Optional<Problem> carried(Throwable exception) {
+        for (Throwable t = exception; t != null; t = t.getCause()) {
+            if (t instanceof ProblemException problem) {
+                return java.util.Optional.of(problem.problem());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    public static Response response(Problem problem) {
+        var response = Response.status(problem.status()).type(Problem.MEDIA).entity(problem);
+        if (problem.status() == 503) {
+            response.header("Retry-After", "1");
+        }
+        return response.build();
+    }
+}

@@ -1,0 +1,114 @@
+package io.profilestore.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.ProfileStoreApplication;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+/** A plain HTTP client of the API, so tests control every byte and header they send. */
+public final class Api {
+
+    public static final ObjectMapper JSON = ProfileStoreApplication.configureJson(new ObjectMapper());
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final String base;
+
+    public Api(int port) {
+        this("http://127.0.0.1:" + port);
+    }
+
+    public Api(String base) {
+        this.base = base;
+    }
+
+    public record Reply(int status, HttpHeaders headers, String body) {
+        public JsonNode json() {
+            try {
+                return body.isEmpty() ? JSON.missingNode() : JSON.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("not JSON: " + body, e);
+            }
+        }
+
+        public String etag() {
+            return headers.firstValue("ETag").orElse(null);
+        }
+
+        /** The version in the ETag header. */
+        public long version() {
+            return Long.parseLong(etag().replace("\"", ""));
+        }
+
+        public String contentType() {
+            return headers.firstValue("Content-Type").orElse("");
+        }
+
+        public UUID pid() {
+            return UUID.fromString(json().path("pid").asText());
+        }
+    }
+
+    public Reply send(String method, String path, String contentType, String body, Map<String, String> headers) {
+        var request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        headers.forEach(request::header);
+        try {
+            var response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Reply get(UUID pid) {
+        return send("GET", "/v1/profiles/" + pid, null, null, Map.of());
+    }
+
+    public Reply create(String data) {
+        return send("POST", "/v1/profiles", "application/json", "{\"data\": " + data + "}", Map.of());
+    }
+
+    public Reply createFor(UUID uid, String data) {
+        return send("POST", "/v1/profiles", "application/json", "{\"uid\": \"" + uid + "\", \"data\": " + data + "}", Map.of());
+    }
+
+    public Reply put(UUID pid, String ifMatch, String data) {
+        return send("PUT", "/v1/profiles/" + pid, "application/json", "{\"data\": " + data + "}", ifMatch(ifMatch));
+    }
+
+    public Reply patch(UUID pid, String ifMatch, String mergePatch) {
+        return send("PATCH", "/v1/profiles/" + pid, "application/merge-patch+json", mergePatch, ifMatch(ifMatch));
+    }
+
+    public Reply delete(UUID pid, String ifMatch) {
+        return send("DELETE", "/v1/profiles/" + pid, null, null, ifMatch(ifMatch));
+    }
+
+    public Reply batchUpdate(String body) {
+        return send("POST", "/v1/profiles:batchUpdate", "application/json", body, Map.of());
+    }
+
+    public static String etag(long version) {
+        return "\"" + version + "\"";
+    }
+
+    private static Map<String, String> ifMatch(String value) {
+        return value == null ? Map.of() : Map.of("If-Match", value);
+    }
+}

@@ -1,0 +1,51 @@
+package io.profilestore.testing;
+
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.Lease;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Direct looks into the stores, for tests that check what a request did or did not change. */
+public final class Stores {
+
+    private Stores() {
+    }
+
+    /** The versions recorded in the outbox for a profile, in the order they were recorded. */
+    public static List<Long> outboxVersions(UUID pid) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement(
+                        "SELECT version FROM outbox WHERE entity_type = 'profile' AND entity_id = ? ORDER BY id")) {
+            statement.setObject(1, pid);
+            var versions = new ArrayList<Long>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    versions.add(rows.getLong(1));
+                }
+            }
+            return versions;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Takes the lock of a profile the way another request would, for the given lease. */
+    public static Lease lockProfile(UUID pid, Duration lease) {
+        return locks(lease).acquire(List.of(EntityLocks.profile(pid)));
+    }
+
+    public static EntityLocks locks(Duration lease) {
+        return new EntityLocks(TestStack.backends().postgres(), lease);
+    }
+
+    /** The pids Cassandra lists for a user. */
+    public static List<UUID> pidsOfUser(UUID uid) {
+        var session = TestStack.backends().cassandra();
+        return session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                        "SELECT pid FROM profiles.uid_pid WHERE uid = ?", uid))
+                .all().stream().map(row -> row.getUuid("pid")).toList();
+    }
+}
