@@ -22,12 +22,13 @@ public class JsonExceptionMapper implements ExceptionMapper<JsonProcessingExcept
         if (carried.isPresent()) {
             return Problems.response(carried.get());
         }
-        String where = exception.getLocation() == null ? ""
-                : " at line " + exception.getLocation().getLineNr() + ", column " + exception.getLocation().getColumnNr();
+        // Jackson wraps errors of the parser met while binding a field; the parser's error is the one to tell
+        var parse = parseError(exception);
+        String where = where(parse != null ? parse : exception);
         Problem problem;
-        if (exception instanceof StreamConstraintsException) {
+        if (parse instanceof StreamConstraintsException) {
             problem = Problem.of(400, "malformed-json", "Malformed JSON", "the JSON is nested too deeply or too long" + where);
-        } else if (exception instanceof JsonParseException) {
+        } else if (parse != null) {
             problem = Problem.of(400, "malformed-json", "Malformed JSON", "the body is not valid JSON" + where);
         } else if (exception instanceof UnrecognizedPropertyException e) {
             problem = Problem.of(400, "unknown-field", "Unknown field",
@@ -42,5 +43,19 @@ public class JsonExceptionMapper implements ExceptionMapper<JsonProcessingExcept
             problem = Problem.of(400, "malformed-json", "Malformed JSON", "the body could not be read" + where);
         }
         return Problems.response(problem);
+    }
+
+    private static JsonProcessingException parseError(Throwable exception) {
+        for (Throwable t = exception; t != null; t = t.getCause()) {
+            if (t instanceof JsonParseException || t instanceof StreamConstraintsException) {
+                return (JsonProcessingException) t;
+            }
+        }
+        return null;
+    }
+
+    private static String where(JsonProcessingException exception) {
+        return exception.getLocation() == null ? ""
+                : " at line " + exception.getLocation().getLineNr() + ", column " + exception.getLocation().getColumnNr();
     }
 }
