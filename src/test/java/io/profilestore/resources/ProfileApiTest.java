@@ -1,5 +1,6 @@
 package io.profilestore.resources;
 
+import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +38,7 @@ class ProfileApiTest {
     }
 
     /** What a refused request must leave as it was: status, version, document and outbox of a profile. */
-    record Snapshot(int status, String etag, String body, List<Long> outbox) {
+    public record Snapshot(int status, String etag, String body, List<Long> outbox) {
         static Snapshot of(Api api, UUID pid) {
             var reply = api.get(pid);
             return new Snapshot(reply.status(), reply.etag(), reply.body(), Stores.outboxVersions(pid));
@@ -48,16 +49,6 @@ class ProfileApiTest {
         var created = api.create(data);
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.pid();
-    }
-
-    static void assertProblem(Api.Reply reply, int status, String typeSlug) {
-        assertThat(reply.status()).as(reply.body()).isEqualTo(status);
-        assertThat(reply.contentType()).startsWith("application/problem+json");
-        var problem = reply.json();
-        assertThat(problem.path("status").asInt()).isEqualTo(status);
-        assertThat(problem.path("type").asText()).endsWith("/" + typeSlug);
-        assertThat(problem.path("title").asText()).isNotBlank();
-        assertThat(problem.path("detail").asText()).isNotBlank();
     }
 
     @Nested

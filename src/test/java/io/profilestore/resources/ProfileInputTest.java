@@ -1,6 +1,6 @@
 package io.profilestore.resources;
 
-import static io.profilestore.resources.ProfileApiTest.assertProblem;
+import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Installs an operating-system package the local stack needs, when it may: as root on a Debian-like system. */
-final class Packages {
+public final class Packages {
 
     private static final Logger LOG = LoggerFactory.getLogger(Packages.class);
     private static boolean updated;
@@ -15,7 +15,7 @@ final class Packages {
     private Packages() {
     }
 
-    static synchronized void install(String what, String debianPackage) {
+    public static synchronized void install(String what, String debianPackage) {
         if (!Processes.isRoot() || !Files.isExecutable(Path.of("/usr/bin/apt-get"))) {
             throw new IllegalStateException(what + " is not installed. Install it (Debian or Ubuntu: sudo apt-get "
                     + "install " + debianPackage + "; macOS: brew install " + what.toLowerCase() + "), or run the "

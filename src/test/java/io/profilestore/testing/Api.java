@@ -1,5 +1,7 @@
 package io.profilestore.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.ProfileStoreApplication;
@@ -102,6 +104,17 @@ public final class Api {
 
     public Reply batchUpdate(String body) {
         return send("POST", "/v1/profiles:batchUpdate", "application/json", body, Map.of());
+    }
+
+    /** The reply is an RFC 9457 problem of this status and type. */
+    public static void assertProblem(Reply reply, int status, String typeSlug) {
+        assertThat(reply.status()).as(reply.body()).isEqualTo(status);
+        assertThat(reply.contentType()).startsWith("application/problem+json");
+        var problem = reply.json();
+        assertThat(problem.path("status").asInt()).isEqualTo(status);
+        assertThat(problem.path("type").asText()).endsWith("/" + typeSlug);
+        assertThat(problem.path("title").asText()).isNotBlank();
+        assertThat(problem.path("detail").asText()).isNotBlank();
     }
 
     public static String etag(long version) {

@@ -41,6 +41,22 @@ public final class Stores {
         return new EntityLocks(TestStack.backends().postgres(), lease);
     }
 
+    /** The fence the lock table holds for a profile: the write timestamp of its latest holder. */
+    public static long fenceOf(UUID pid) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement("SELECT fence FROM entity_lock WHERE entity = ?")) {
+            statement.setString(1, EntityLocks.profile(pid));
+            try (var rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("no lock row for " + pid);
+                }
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The pids Cassandra lists for a user. */
     public static List<UUID> pidsOfUser(UUID uid) {
         var session = TestStack.backends().cassandra();

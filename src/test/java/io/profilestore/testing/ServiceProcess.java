@@ -1,0 +1,148 @@
+package io.profilestore.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+
+/**
+ * An API instance in a JVM of its own, configured through the environment like in production: for tests that
+ * kill an instance mid-change or run instances whose clocks differ (under libfaketime).
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    private final int port;
+    private final int adminPort;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final Path log;
+
+    private ServiceProcess(Process process, int port, int adminPort, Path log) {
+        this.process = process;
+        this.port = port;
+        this.adminPort = adminPort;
+        this.log = log;
+    }
+
+    /**
+     * Starts an instance and waits until its health checks pass.
+     *
+     * @param clockOffset how far this instance's clock is from the real one (through libfaketime), or null
+     * @param environment more variables, e.g. PROFILE_STORE_TEST_HOLD_AT
+     */
+    public static ServiceProcess start(String clockOffset, Map<String, String> environment) throws IOException {
+        int port = freePort();
+        int adminPort = freePort();
+        var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), HoldingApplication.class.getName(),
+                "server", TestStack.configPath()));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
+        var env = builder.environment();
+        env.putAll(TestStack.endpoints().environment());
+        env.put("PROFILE_STORE_PORT", Integer.toString(port));
+        env.put("PROFILE_STORE_ADMIN_PORT", Integer.toString(adminPort));
+        env.put("PROFILE_STORE_BIND_HOST", "127.0.0.1");
+        if (clockOffset != null) {
+            // every clock moves by the same offset; leaving the monotonic one alone (DONT_FAKE_MONOTONIC)
+            // would break the JVM's timed waits, which then spin
+            env.putAll(Faketime.environment(clockOffset));
+        }
+        env.putAll(environment);
+        Path log = Files.createTempFile("profile-store-instance-", ".log");
+        var instance = new ServiceProcess(builder.start(), port, adminPort, log);
+        instance.pumpOutput();
+        try {
+            instance.awaitHealthy();
+        } catch (RuntimeException | Error e) {
+            instance.process.destroyForcibly();
+            throw e;
+        }
+        return instance;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Api api() {
+        return new Api(port);
+    }
+
+    /** Waits for a line the instance printed that starts with the prefix. */
+    public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(200, TimeUnit.MILLISECONDS);
+            if (line != null && line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        throw new AssertionError("the instance printed no '" + prefix + "' line within " + timeout + "; log: " + log);
+    }
+
+    /** Kills the instance without warning, as a crash would. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+
+    private void awaitHealthy() {
+        Awaitility.await("instance on port " + port + " to be healthy (log: " + log + ")")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions()
+                .failFast("the instance exited; see " + log, () -> !process.isAlive())
+                .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    }
+
+    private void pumpOutput() {
+        var reader = new Thread(() -> {
+            try (var in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                    var out = Files.newBufferedWriter(log)) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                    out.write(line);
+                    out.newLine();
+                    out.flush();
+                }
+            } catch (IOException ignored) {
+                // the process is gone
+            }
+        }, "instance-" + port + "-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
