@@ -30,6 +30,10 @@ public class PostgresFactory {
     @NotNull
     private Duration connectionTimeout = Duration.seconds(2);
 
+    /** The longest wait for one answer of PostgreSQL: bounds a request when the server hangs. */
+    @NotNull
+    private Duration socketTimeout = Duration.seconds(5);
+
     @JsonProperty
     public String getUrl() {
         return url;
@@ -75,6 +79,16 @@ public class PostgresFactory {
         this.connectionTimeout = connectionTimeout;
     }
 
+    @JsonProperty
+    public Duration getSocketTimeout() {
+        return socketTimeout;
+    }
+
+    @JsonProperty
+    public void setSocketTimeout(Duration socketTimeout) {
+        this.socketTimeout = socketTimeout;
+    }
+
     /**
      * The pool starts without connecting ({@code initializationFailTimeout = -1}): a PostgreSQL that is down at
      * start-up shows as an unhealthy check and 503s, not as a service that refuses to start.
@@ -92,7 +106,7 @@ public class PostgresFactory {
         config.setInitializationFailTimeout(-1);
         config.setMetricRegistry(metrics);
         // a dead server must not hang a request thread for the kernel's TCP timeout
-        config.addDataSourceProperty("socketTimeout", "10");
+        config.addDataSourceProperty("socketTimeout", String.valueOf(Math.max(1, socketTimeout.toSeconds())));
         config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, connectionTimeout.toSeconds())));
         config.addDataSourceProperty("tcpKeepAlive", "true");
         config.addDataSourceProperty("ApplicationName", "profile-store");

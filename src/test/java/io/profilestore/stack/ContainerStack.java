@@ -87,6 +87,27 @@ final class ContainerStack implements Stack {
     }
 
     @Override
+    public void pause(LocalStack.Service service) {
+        var container = container(service);
+        container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
+    }
+
+    @Override
+    public void resume(LocalStack.Service service) {
+        var container = container(service);
+        container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
+    }
+
+    private GenericContainer<?> container(LocalStack.Service service) {
+        return switch (service) {
+            case CASSANDRA -> cassandra;
+            case ELASTICSEARCH -> elasticsearch;
+            case POSTGRES -> postgres;
+            case RABBITMQ -> rabbitmq;
+        };
+    }
+
+    @Override
     public String describe() {
         return "containers: " + CASSANDRA_IMAGE + ", " + ELASTICSEARCH_IMAGE + ", " + POSTGRES_IMAGE + ", " + RABBITMQ_IMAGE;
     }

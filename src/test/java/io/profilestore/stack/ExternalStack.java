@@ -26,6 +26,21 @@ final class ExternalStack implements Stack {
     }
 
     @Override
+    public boolean canPause() {
+        return false;
+    }
+
+    @Override
+    public void pause(LocalStack.Service service) {
+        throw new IllegalStateException("services someone else runs are not paused by the tests");
+    }
+
+    @Override
+    public void resume(LocalStack.Service service) {
+        throw new IllegalStateException("services someone else runs are not paused by the tests");
+    }
+
+    @Override
     public void close() {
         // not ours to stop
     }

@@ -234,6 +234,30 @@ public final class LocalStack implements Stack {
     }
 
     @Override
+    public void pause(Service service) {
+        signal(service, "STOP");
+    }
+
+    @Override
+    public void resume(Service service) {
+        signal(service, "CONT");
+    }
+
+    private void signal(Service service, String signal) {
+        var pids = pids(service);
+        if (pids.isEmpty()) {
+            throw new IllegalStateException(service + " is not running");
+        }
+        // PostgreSQL serves each connection from a child process: the whole tree must stop
+        var tree = new ArrayList<String>(List.of("kill", "-" + signal));
+        for (long pid : pids) {
+            tree.add(Long.toString(pid));
+            ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(child -> tree.add(Long.toString(child.pid()))));
+        }
+        Processes.run(Duration.ofSeconds(10), tree.toArray(String[]::new));
+    }
+
+    @Override
     public Endpoints endpoints() {
         var cassandra = (CassandraCluster) services.get(Service.CASSANDRA);
         var elasticsearch = (ElasticsearchNode) services.get(Service.ELASTICSEARCH);

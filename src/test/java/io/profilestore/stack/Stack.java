@@ -13,6 +13,19 @@ public interface Stack extends AutoCloseable {
     @Override
     void close();
 
+    /** Whether {@link #pause} works here: not on services someone else runs. */
+    default boolean canPause() {
+        return true;
+    }
+
+    /**
+     * Freezes a service (SIGSTOP, or {@code docker pause}): it keeps its connections but answers nothing, like
+     * a machine that hangs. {@link #resume} lets it go on where it stopped.
+     */
+    void pause(LocalStack.Service service);
+
+    void resume(LocalStack.Service service);
+
     /** Starts (or joins) the stack the settings ask for. */
     static Stack start(StackSettings settings) {
         return switch (settings.mode()) {
