@@ -1,0 +1,161 @@
+package io.profilestore.core.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.ibm.icu.text.Transliterator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The name normalizer against a table of real spellings (src/test/resources/normalizer/spellings.tsv: every
+ * scheme, ё, hyphens, apostrophes, the wrong keyboard layout, prefixes) and against properties checked on
+ * every name of the demo data.
+ */
+class NameNormalizerTest {
+
+    static final NameNormalizer NORMALIZER = NameNormalizer.standard();
+
+    /** What the search does: some reading of the query has every word begin one of the name's keys. */
+    static boolean finds(String query, String name) {
+        var keys = NORMALIZER.indexKeys(name);
+        return NORMALIZER.queryReadings(query).stream().anyMatch(reading -> reading.words().stream()
+                .allMatch(word -> word.stream().anyMatch(prefix -> keys.stream().anyMatch(key -> key.startsWith(prefix)))));
+    }
+
+    static Stream<Arguments> spellings() throws IOException {
+        return lines("/normalizer/spellings.tsv").stream().map(row -> row.split("\t"))
+                .map(cells -> Arguments.of(cells[2], cells[0], cells[1]));
+    }
+
+    @ParameterizedTest(name = "{0}: {1} finds {2}")
+    @MethodSource("spellings")
+    void aRealSpellingFindsTheName(String kind, String input, String name) {
+        assertThat(finds(input, name))
+                .as("%s (%s) should find %s; query readings %s, name keys %s", input, kind, name,
+                        NORMALIZER.queryReadings(input), NORMALIZER.indexKeys(name))
+                .isTrue();
+    }
+
+    @Test
+    void theAcceptanceExamplesOfTheIssue() {
+        for (String query : List.of("shcherb", "Щерб", "ЩЕРБАКОВА")) {
+            assertThat(finds(query, "Щербакова")).as(query).isTrue();
+        }
+        for (String query : List.of("iakovl", "yakovl", "Яковл")) {
+            assertThat(finds(query, "Яковлева")).as(query).isTrue();
+        }
+        assertThat(finds("Ivanov", "Иванов")).isTrue();
+        assertThat(finds("Семенов", "Семёнов")).isTrue();
+        assertThat(finds("Bdfyjd", "Иванов")).isTrue();
+    }
+
+    @Test
+    void differentNamesStayApart() {
+        assertThat(finds("Петров", "Иванов")).isFalse();
+        assertThat(finds("Ivanova", "Иванов")).as("a longer query is not a prefix").isFalse();
+        assertThat(finds("Smirnov", "Смирнова")).isTrue();
+        assertThat(finds("Smirnova", "Смирнов")).isFalse();
+        assertThat(finds("Kozlov", "Козлова")).isTrue();
+        assertThat(finds("Kozlov", "Коваленко")).isFalse();
+    }
+
+    @Test
+    void keysAreCyrillicLettersOnlyAndNormalizingAKeyChangesNothing() throws IOException {
+        for (String name : allNames()) {
+            for (String key : NORMALIZER.indexKeys(name)) {
+                assertThat(key).as(name).matches("[а-я]+");
+                assertThat(NORMALIZER.indexKeys(key)).as("idempotent for %s", name).containsExactly(key);
+            }
+        }
+    }
+
+    @Test
+    void cyrillicInputStaysCyrillicWithOneKeyPerWord() throws IOException {
+        for (String name : allNames()) {
+            var reading = NORMALIZER.read(name);
+            assertThat(reading.words()).as(name).allSatisfy(word -> assertThat(word).hasSize(1));
+            assertThat(reading.words()).hasSize(name.split("-").length);
+        }
+    }
+
+    @Test
+    void everyPrefixOfACyrillicNameFindsIt() throws IOException {
+        for (String name : allNames()) {
+            String word = name.split("-")[0];
+            for (int length = 1; length <= word.length(); length++) {
+                assertThat(finds(word.substring(0, length), name)).as("%s finds %s", word.substring(0, length), name).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aNameAndItsRomanizationsMeet() throws IOException {
+        // ICU's own BGN/PCGN and ISO 9 (GOST 7.79 A) transliterators, and the two schemes of the table written
+        // as ICU rules in the other direction: ICAO Doc 9303 and GOST 7.79 B
+        var schemes = List.of(
+                Transliterator.getInstance("Russian-Latin/BGN"),
+                Transliterator.getInstance("Cyrillic-Latin"),
+                Transliterator.createFromRules("Russian-ICAO", ICAO, Transliterator.FORWARD),
+                Transliterator.createFromRules("Russian-GOST-B", GOST_B, Transliterator.FORWARD));
+        var misses = new ArrayList<String>();
+        for (String name : allNames()) {
+            for (var scheme : schemes) {
+                String romanized = scheme.transliterate(name);
+                if (!finds(romanized, name)) {
+                    misses.add(scheme.getID() + ": " + romanized + " -> " + name + " " + NORMALIZER.queryReadings(romanized)
+                            + " vs " + NORMALIZER.indexKeys(name));
+                }
+            }
+        }
+        assertThat(misses).isEmpty();
+    }
+
+    static final String ICAO = """
+            [Аа] > a ; [Бб] > b ; [Вв] > v ; [Гг] > g ; [Дд] > d ; [Ее] > e ; [Ёё] > e ; [Жж] > zh ; [Зз] > z ;
+            [Ии] > i ; [Йй] > i ; [Кк] > k ; [Лл] > l ; [Мм] > m ; [Нн] > n ; [Оо] > o ; [Пп] > p ; [Рр] > r ;
+            [Сс] > s ; [Тт] > t ; [Уу] > u ; [Фф] > f ; [Хх] > kh ; [Цц] > ts ; [Чч] > ch ; [Шш] > sh ;
+            [Щщ] > shch ; [Ъъ] > ie ; [Ыы] > y ; [Ьь] > ; [Ээ] > e ; [Юю] > iu ; [Яя] > ia ;
+            """;
+
+    static final String GOST_B = """
+            [Цц] } [ИиЕеЫыЙй] > c ; [Цц] > cz ;
+            [Аа] > a ; [Бб] > b ; [Вв] > v ; [Гг] > g ; [Дд] > d ; [Ее] > e ; [Ёё] > yo ; [Жж] > zh ; [Зз] > z ;
+            [Ии] > i ; [Йй] > j ; [Кк] > k ; [Лл] > l ; [Мм] > m ; [Нн] > n ; [Оо] > o ; [Пп] > p ; [Рр] > r ;
+            [Сс] > s ; [Тт] > t ; [Уу] > u ; [Фф] > f ; [Хх] > x ; [Чч] > ch ; [Шш] > sh ; [Щщ] > shh ;
+            [Ъъ] > '``' ; [Ыы] > y'' ; [Ьь] > '`' ; [Ээ] > e'' ; [Юю] > yu ; [Яя] > ya ;
+            """;
+
+    /** Every surname (both forms), first name and patronymic of the demo data. */
+    static List<String> allNames() throws IOException {
+        var names = new ArrayList<String>();
+        for (String row : lines("/names/surnames.tsv")) {
+            var cells = row.split("\t");
+            names.add(cells[0]);
+            names.add(cells[1]);
+        }
+        for (String row : lines("/names/first-names-male.tsv")) {
+            var cells = row.split("\t");
+            names.addAll(List.of(cells[0], cells[2], cells[3]));
+        }
+        for (String row : lines("/names/first-names-female.tsv")) {
+            names.add(row.split("\t")[0]);
+        }
+        return names;
+    }
+
+    /** The data lines of a TSV resource, without its header. */
+    static List<String> lines(String resource) throws IOException {
+        try (InputStream in = NameNormalizerTest.class.getResourceAsStream(resource)) {
+            var all = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            return all.subList(1, all.size());
+        }
+    }
+}
