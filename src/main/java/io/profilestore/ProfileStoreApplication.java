@@ -14,13 +14,23 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.backends.Backends;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
+import io.profilestore.cli.IndexerCommand;
 import io.profilestore.cli.MigrateCommand;
 import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
 import io.profilestore.core.WritePathProbe;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.IdempotentWriter;
+import io.profilestore.db.Outbox;
 import io.profilestore.db.ProfileDao;
+import io.profilestore.db.SearchIndex;
+import io.profilestore.events.OutboxRelay;
+import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.core.search.SearchService;
+import io.profilestore.health.IndexerHealthCheck;
+import io.profilestore.indexer.Indexer;
+import io.profilestore.indexer.ProfileDocuments;
+import io.profilestore.resources.SearchResource;
 import io.profilestore.health.CassandraHealthCheck;
 import io.profilestore.health.ElasticsearchHealthCheck;
 import io.profilestore.health.PostgresHealthCheck;
@@ -58,6 +68,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
                 new FileOrClasspathConfigurationSourceProvider(),
                 new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new MigrateCommand());
+        bootstrap.addCommand(new IndexerCommand(this));
     }
 
     /**
@@ -84,23 +95,38 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
     public void run(ProfileStoreConfiguration config, Environment environment) {
         var backends = Backends.open(config, environment.metrics(), "profile-store");
         environment.lifecycle().manage(new AutoCloseableManager(backends));
-
         configureJson(environment.getObjectMapper());
+        var json = environment.getObjectMapper();
+
         var settings = config.getProfiles();
-        var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
         var writer = new IdempotentWriter(backends.cassandra(), settings.getWriteAttempts(), environment.metrics());
         var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
-        var documents = new Documents(environment.getObjectMapper(), settings.getMaxDocumentBytes());
-        var profiles = new ProfileService(dao, locks, documents, settings.getMaxBatchSize(), writePathProbe());
+        var index = new SearchIndex(backends.elasticsearch(), config.getElasticsearch().getIndexAlias());
+        var names = NameNormalizer.standard();
 
-        var jersey = environment.jersey();
-        jersey.register(new ProfileResource(profiles));
-        jersey.register(new BodyLimitFeature());
-        jersey.register(new ProblemExceptionMapper());
-        jersey.register(new DomainExceptionMapper());
-        jersey.register(new JsonExceptionMapper());
-        jersey.register(new WebApplicationExceptionMapper());
-        jersey.register(new UnexpectedExceptionMapper());
+        if (config.getRole() == ProfileStoreConfiguration.Role.API) {
+            var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
+            var documents = new Documents(json, settings.getMaxDocumentBytes());
+            var profiles = new ProfileService(dao, locks, documents, settings.getMaxBatchSize(), writePathProbe());
+            var jersey = environment.jersey();
+            jersey.register(new ProfileResource(profiles));
+            jersey.register(new SearchResource(new SearchService(index, dao, names)));
+            jersey.register(new BodyLimitFeature());
+            jersey.register(new ProblemExceptionMapper());
+            jersey.register(new DomainExceptionMapper());
+            jersey.register(new JsonExceptionMapper());
+            jersey.register(new WebApplicationExceptionMapper());
+            jersey.register(new UnexpectedExceptionMapper());
+            environment.lifecycle().manage(new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
+                    config.getIndexer().getRelayInterval().toJavaDuration(),
+                    config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics()));
+        }
+        if (config.getRole() == ProfileStoreConfiguration.Role.INDEXER || config.getIndexer().isInProcess()) {
+            var indexer = new Indexer(backends.rabbitmq(), new ProfileDocuments(dao, names, json), index, json,
+                    config.getIndexer(), environment.metrics());
+            environment.lifecycle().manage(indexer);
+            environment.healthChecks().register("indexer", new IndexerHealthCheck(indexer));
+        }
 
         environment.healthChecks().register("cassandra", new CassandraHealthCheck(backends.cassandra()));
         environment.healthChecks().register("elasticsearch", new ElasticsearchHealthCheck(backends.elasticsearch()));

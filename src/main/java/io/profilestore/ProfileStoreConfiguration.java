@@ -1,5 +1,6 @@
 package io.profilestore;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.profilestore.backends.CassandraFactory;
@@ -7,11 +8,45 @@ import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
 import io.profilestore.backends.RabbitMqFactory;
 import io.profilestore.core.ProfileSettings;
+import io.profilestore.indexer.IndexerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
 /** The service's YAML: one section per backing service, plus Dropwizard's own (server, logging, metrics). */
 public class ProfileStoreConfiguration extends Configuration {
+
+    /** What a process of the service does; set by the command that starts it, not by the YAML. */
+    public enum Role {
+        /** {@code server}: the API and the outbox relay, and the indexer too when {@code indexer.inProcess}. */
+        API,
+        /** {@code indexer}: the indexer alone. */
+        INDEXER
+    }
+
+    @JsonIgnore
+    private Role role = Role.API;
+
+    @Valid
+    @NotNull
+    private IndexerSettings indexer = new IndexerSettings();
+
+    public Role getRole() {
+        return role;
+    }
+
+    public void setRole(Role role) {
+        this.role = role;
+    }
+
+    @JsonProperty
+    public IndexerSettings getIndexer() {
+        return indexer;
+    }
+
+    @JsonProperty
+    public void setIndexer(IndexerSettings indexer) {
+        this.indexer = indexer;
+    }
 
     @Valid
     @NotNull

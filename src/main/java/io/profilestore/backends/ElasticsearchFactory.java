@@ -5,6 +5,8 @@ import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest5_client.Rest5ClientTransport;
 import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
@@ -108,7 +110,10 @@ public class ElasticsearchFactory {
         this.apiKey = apiKey;
     }
 
-    /** The typed client over the REST 5 transport; close it through {@link ElasticsearchClient#close()}. */
+    /**
+     * The typed client over the REST 5 transport; close it through {@link ElasticsearchClient#close()}. Documents
+     * are written with a mapper that knows java.time (dates as ISO text).
+     */
     public ElasticsearchClient build() {
         var rest = Rest5Client.builder(hosts)
                 .setDefaultHeaders(authHeaders())
@@ -118,7 +123,8 @@ public class ElasticsearchFactory {
                 .setConnectionConfigCallback(connection -> connection
                         .setConnectTimeout(Timeout.of(connectTimeout.toJavaDuration())))
                 .build();
-        return new ElasticsearchClient(new Rest5ClientTransport(rest, new JacksonJsonpMapper()));
+        var json = Jackson.newObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        return new ElasticsearchClient(new Rest5ClientTransport(rest, new JacksonJsonpMapper(json)));
     }
 
     private Header[] authHeaders() {

@@ -4,6 +4,7 @@ import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import io.profilestore.events.EventTopology;
 import io.profilestore.schema.CassandraSchema;
 import io.profilestore.schema.ElasticsearchSchema;
 import io.profilestore.schema.PostgresSchema;
@@ -36,6 +37,9 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
         var postgres = PostgresSchema.migrate(backends.postgres());
         var cassandra = CassandraSchema.migrate(config.getCassandra());
         var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.getElasticsearch());
+        try (var channel = backends.rabbitmq().createChannel()) {
+            EventTopology.declare(channel);
+        }
         return new Report(postgres, cassandra, elasticsearch);
     }
 
@@ -54,7 +58,8 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
             case CREATED -> "index created with its alias";
             case ALIAS_ADDED -> "alias added to the existing index";
             case UNCHANGED -> "up to date";
-            case ALIAS_ON_OTHER_INDEX -> "alias points to another index; run a reindex to move it";
         });
+        out.printf("rabbitmq: exchange %s, queue %s, dead letters in %s%n", EventTopology.EXCHANGE,
+                EventTopology.QUEUE, EventTopology.DEAD_QUEUE);
     }
 }

@@ -73,9 +73,22 @@ public class ProfileDao {
     }
 
     public Optional<UserRow> findUser(UUID uid) {
-        Row row = await(session.executeAsync(selectUser.bind(uid).setIdempotent(true)).toCompletableFuture()).one();
-        return row == null ? Optional.empty()
-                : Optional.of(new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version")));
+        return findUsers(List.of(uid)).values().stream().findFirst();
+    }
+
+    /** Reads users in parallel, one partition each. */
+    public Map<UUID, UserRow> findUsers(Collection<UUID> uids) {
+        var reads = uids.stream()
+                .map(uid -> session.executeAsync(selectUser.bind(uid).setIdempotent(true)).toCompletableFuture())
+                .toList();
+        var found = new HashMap<UUID, UserRow>();
+        for (var read : reads) {
+            Row row = await(read).one();
+            if (row != null) {
+                found.put(row.getUuid("uid"), new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version")));
+            }
+        }
+        return found;
     }
 
     public BoundStatement putProfile(ProfileRow row) {

@@ -11,18 +11,23 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 
 /**
- * Creates the current index ({@code <alias>-v<N>}) from {@code es-mappings/profiles-v<N>.json} together with its
- * alias, in one request. When the alias exists it is left alone: moving it to a newer index is the job of a
- * reindex, which fills the new index first.
+ * The profile index: generations {@code <alias>-v1}, {@code -v2}... built from {@code es-mappings/profiles.json},
+ * the alias pointing at the one in use. {@code migrate} creates the first generation with its alias in one
+ * request; when the alias exists it is left alone: moving it to a new generation is the job of a reindex, which
+ * fills the new index first.
  */
 public final class ElasticsearchSchema {
 
-    /** The version of {@code es-mappings/profiles-v<N>.json} the code reads and writes. */
-    public static final int CURRENT_VERSION = 1;
+    public static final String MAPPING = "es-mappings/profiles.json";
+
+    /** The alias of a generation being built by a reindex: the indexer writes to it as well. */
+    public static String nextAlias(String alias) {
+        return alias + "-next";
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public enum Outcome { CREATED, ALIAS_ADDED, UNCHANGED, ALIAS_ON_OTHER_INDEX }
+    public enum Outcome { CREATED, ALIAS_ADDED, UNCHANGED }
 
     public record Result(String alias, String index, Outcome outcome) {
     }
@@ -30,22 +35,24 @@ public final class ElasticsearchSchema {
     private ElasticsearchSchema() {
     }
 
-    public static String indexName(String alias, int version) {
-        return alias + "-v" + version;
+    public static String indexName(String alias, int generation) {
+        return alias + "-v" + generation;
     }
 
-    public static String mappingResource(int version) {
-        return "es-mappings/profiles-v" + version + ".json";
+    /** The generation of an index named {@code <alias>-v<N>}. */
+    public static int generation(String alias, String index) {
+        if (!index.startsWith(alias + "-v")) {
+            throw new IllegalArgumentException(index + " is not a generation of " + alias);
+        }
+        return Integer.parseInt(index.substring(alias.length() + 2));
     }
 
     public static Result migrate(ElasticsearchClient client, ElasticsearchFactory settings) throws IOException {
         String alias = settings.getIndexAlias();
-        String index = indexName(alias, CURRENT_VERSION);
+        String index = indexName(alias, 1);
         if (client.indices().existsAlias(a -> a.name(alias)).value()) {
             var targets = client.indices().getAlias(a -> a.name(alias)).aliases().keySet();
-            return targets.contains(index)
-                    ? new Result(alias, index, Outcome.UNCHANGED)
-                    : new Result(alias, String.join(",", targets), Outcome.ALIAS_ON_OTHER_INDEX);
+            return new Result(alias, String.join(",", targets), Outcome.UNCHANGED);
         }
         if (client.indices().exists(e -> e.index(index)).value()) {
             client.indices().updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias).isWriteIndex(true))));
@@ -59,8 +66,8 @@ public final class ElasticsearchSchema {
      * The file's settings and mappings as they are, with the per-environment shard and replica counts of the
      * configuration laid over them: one source of truth for the index, plus what differs between environments.
      */
-    static CreateIndexRequest createRequest(String index, String alias, ElasticsearchFactory settings) {
-        String resource = mappingResource(CURRENT_VERSION);
+    public static CreateIndexRequest createRequest(String index, String alias, ElasticsearchFactory settings) {
+        String resource = MAPPING;
         try (InputStream json = ElasticsearchSchema.class.getClassLoader().getResourceAsStream(resource)) {
             if (json == null) {
                 throw new IllegalStateException(resource + " is missing from the classpath");

@@ -56,7 +56,7 @@ class MigrateCommandTest {
         var tables = backends.cassandra().getMetadata().getKeyspace(keyspace).orElseThrow().getTables().keySet();
         assertThat(tables.stream().map(Object::toString)).contains("profile", "persons", "uid_pid");
         assertThat(first.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.CREATED);
-        String index = ElasticsearchSchema.indexName(alias, ElasticsearchSchema.CURRENT_VERSION);
+        String index = ElasticsearchSchema.indexName(alias, 1);
         var aliased = backends.elasticsearch().indices().getAlias(a -> a.name(alias)).aliases();
         assertThat(aliased).containsOnlyKeys(index);
         var settings = backends.elasticsearch().indices()

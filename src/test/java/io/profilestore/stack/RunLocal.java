@@ -31,6 +31,8 @@ public final class RunLocal {
         var stack = Stack.start(settings);
         System.out.println("backing services: " + stack.describe());
         stack.endpoints().configOverrides().forEach((path, value) -> System.setProperty("dw." + path, value));
+        // one process does it all locally: API, relay and indexer
+        System.setProperty("dw.indexer.inProcess", "true");
 
         var app = new LocalApplication();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -7,6 +7,8 @@ import io.profilestore.core.ProfileNotFoundException;
 import io.profilestore.core.UserMergedException;
 import io.profilestore.core.UserNotFoundException;
 import io.profilestore.core.VersionMismatchException;
+import io.profilestore.core.search.InvalidSearchException;
+import io.profilestore.core.search.SearchUnavailableException;
 import io.profilestore.db.CassandraUnavailableException;
 import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.LeaseLostException;
@@ -76,6 +78,14 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
             return Problem.of(503, "cassandra-unavailable", "Service unavailable", e.maybeApplied()
                     ? "Cassandra did not confirm the write: it may or may not have been applied; read the profile"
                     : "Cassandra is unavailable; nothing was changed");
+        }
+        if (exception instanceof InvalidSearchException e) {
+            return Problem.of(400, e.slug(), e.slug().equals("cursor-expired") ? "Cursor expired" : "Invalid search",
+                    e.getMessage());
+        }
+        if (exception instanceof SearchUnavailableException) {
+            return Problem.of(503, "search-unavailable", "Service unavailable",
+                    "search is unavailable right now; profiles can still be read and written");
         }
         if (exception instanceof PostgresUnavailableException) {
             return Problem.of(503, "postgres-unavailable", "Service unavailable",

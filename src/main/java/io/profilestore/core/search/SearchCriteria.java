@@ -1,0 +1,17 @@
+package io.profilestore.core.search;
+
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * A search as the index understands it: each name field as its readings (see {@link NameNormalizer}), numbers as
+ * digits, the birth date as a date. Absent criteria are null.
+ */
+public record SearchCriteria(
+        List<NameNormalizer.Reading> surname,
+        List<NameNormalizer.Reading> firstName,
+        List<NameNormalizer.Reading> patronymic,
+        LocalDate birthDate,
+        String phone,
+        String document) {
+}

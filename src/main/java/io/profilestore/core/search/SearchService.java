@@ -1,0 +1,128 @@
+package io.profilestore.core.search;
+
+import io.profilestore.api.SearchResponse;
+import io.profilestore.db.ProfileDao;
+import io.profilestore.db.SearchIndex;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+
+/**
+ * Search by name prefix (any common spelling), exact phone and document numbers, and birth date. Says how it
+ * understood each parameter; with {@code hydrate} adds each profile's document as Cassandra holds it now.
+ */
+public class SearchService {
+
+    public static final int MAX_LIMIT = 100;
+    public static final int MAX_TEXT = 100;
+
+    /** The parameters of a search, as sent. */
+    public record Request(String surname, String firstName, String patronymic, String birthDate, String phone,
+            String document, Integer limit, String cursor, boolean hydrate) {
+    }
+
+    private final SearchIndex index;
+    private final ProfileDao profiles;
+    private final NameNormalizer names;
+
+    public SearchService(SearchIndex index, ProfileDao profiles, NameNormalizer names) {
+        this.index = index;
+        this.profiles = profiles;
+        this.names = names;
+    }
+
+    public SearchResponse search(Request request) {
+        var understood = new LinkedHashMap<String, Object>();
+        var criteria = new SearchCriteria(
+                name("surname", request.surname(), understood),
+                name("firstName", request.firstName(), understood),
+                name("patronymic", request.patronymic(), understood),
+                date(request.birthDate(), understood),
+                number("phone", request.phone(), Numbers::phone, understood),
+                number("document", request.document(), Numbers::document, understood));
+        if (understood.isEmpty()) {
+            throw new InvalidSearchException("invalid-query",
+                    "give at least one of surname, firstName, patronymic, birthDate, phone, document");
+        }
+        int limit = request.limit() == null ? 20 : request.limit();
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new InvalidSearchException("invalid-query", "limit must be between 1 and " + MAX_LIMIT);
+        }
+        understood.put("limit", limit);
+        var page = index.search(criteria, limit, blankToNull(request.cursor()));
+        var items = page.hits().stream()
+                .map(d -> new SearchResponse.Item(d.pid(), d.uid(), d.masterUid(), d.surname(), d.firstName(),
+                        d.patronymic(), d.birthDate(), d.version(), null))
+                .toList();
+        if (request.hydrate()) {
+            items = hydrate(items);
+        }
+        return new SearchResponse(items, page.nextCursor(), understood);
+    }
+
+    /** The documents as Cassandra holds them now; a profile erased since it was indexed is left out. */
+    private List<SearchResponse.Item> hydrate(List<SearchResponse.Item> items) {
+        var rows = profiles.findAll(items.stream().map(SearchResponse.Item::pid).toList());
+        return items.stream()
+                .filter(item -> rows.containsKey(item.pid()))
+                .map(item -> {
+                    var row = rows.get(item.pid());
+                    return new SearchResponse.Item(item.pid(), row.uid(), item.masterUid(), item.surname(),
+                            item.firstName(), item.patronymic(), item.birthDate(), row.version(), row.data());
+                })
+                .toList();
+    }
+
+    private List<NameNormalizer.Reading> name(String parameter, String value, Map<String, Object> understood) {
+        if (blankToNull(value) == null) {
+            return null;
+        }
+        checkLength(parameter, value);
+        var readings = names.queryReadings(value);
+        if (readings.isEmpty()) {
+            throw new InvalidSearchException("invalid-query", parameter + " has no letters to search for");
+        }
+        var described = new ArrayList<Map<String, Object>>();
+        for (var reading : readings) {
+            described.add(Map.of("reading", reading.source().description(),
+                    "words", reading.words().stream().map(List::copyOf).toList()));
+        }
+        understood.put(parameter, Map.of("input", value, "readings", described));
+        return readings;
+    }
+
+    private java.time.LocalDate date(String value, Map<String, Object> understood) {
+        if (blankToNull(value) == null) {
+            return null;
+        }
+        var date = Numbers.date(value).orElseThrow(() -> new InvalidSearchException("invalid-query",
+                "birthDate must be a date such as 1985-03-07 or 07.03.1985"));
+        understood.put("birthDate", Map.of("input", value, "date", date.toString()));
+        return date;
+    }
+
+    private String number(String parameter, String value, java.util.function.Function<String, java.util.Optional<String>> normalize,
+            Map<String, Object> understood) {
+        if (blankToNull(value) == null) {
+            return null;
+        }
+        checkLength(parameter, value);
+        var digits = normalize.apply(value).orElseThrow(() -> new InvalidSearchException("invalid-query",
+                parameter + " has too few or too many digits"));
+        understood.put(parameter, Map.of("input", value, "digits", digits));
+        return digits;
+    }
+
+    private static void checkLength(String parameter, String value) {
+        if (value.length() > MAX_TEXT) {
+            throw new InvalidSearchException("invalid-query", parameter + " may be at most " + MAX_TEXT + " characters");
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+}

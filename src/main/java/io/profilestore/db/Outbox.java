@@ -1,0 +1,99 @@
+package io.profilestore.db;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The outbox table, read by the relay: rows not yet published, taken in id order with {@code SKIP LOCKED} so that
+ * several instances relay side by side without sending a row twice, and marked published in the same
+ * transaction once RabbitMQ confirmed them.
+ */
+public class Outbox {
+
+    /** A recorded change waiting to be published. */
+    public record Pending(long id, String entityType, UUID entityId, long version, Instant recordedAt) {
+    }
+
+    /** Sends a batch; returns normally only once the broker confirmed every message of it. */
+    @FunctionalInterface
+    public interface Publisher {
+        void publish(List<Pending> batch) throws Exception;
+    }
+
+    private static final String TAKE = """
+            SELECT id, entity_type, entity_id, version, recorded_at FROM outbox
+             WHERE published_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
+            """;
+    private static final String MARK = "UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY(?)";
+    private static final String BACKLOG = "SELECT count(*), min(recorded_at) FROM outbox WHERE published_at IS NULL";
+    private static final String PURGE = """
+            DELETE FROM outbox WHERE id IN (SELECT id FROM outbox
+             WHERE published_at < clock_timestamp() - make_interval(secs => ?) LIMIT 10000)
+            """;
+
+    private final DataSource dataSource;
+
+    public Outbox(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Publishes up to {@code limit} waiting rows; returns how many. A failed publish leaves them waiting. */
+    public int relay(int limit, Publisher publisher) throws Exception {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                var batch = new ArrayList<Pending>();
+                try (var take = connection.prepareStatement(TAKE)) {
+                    take.setInt(1, limit);
+                    try (var rows = take.executeQuery()) {
+                        while (rows.next()) {
+                            batch.add(new Pending(rows.getLong(1), rows.getString(2), rows.getObject(3, UUID.class),
+                                    rows.getLong(4), rows.getTimestamp(5).toInstant()));
+                        }
+                    }
+                }
+                if (!batch.isEmpty()) {
+                    publisher.publish(batch);
+                    try (var mark = connection.prepareStatement(MARK)) {
+                        mark.setArray(1, connection.createArrayOf("bigint", batch.stream().map(Pending::id).toArray()));
+                        mark.executeUpdate();
+                    }
+                }
+                connection.commit();
+                return batch.size();
+            } catch (Exception e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** How many changes wait to be published, and since when. */
+    public record Backlog(long count, Instant oldest) {
+    }
+
+    public Backlog backlog() throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(BACKLOG);
+                var rows = statement.executeQuery()) {
+            rows.next();
+            var oldest = rows.getTimestamp(2);
+            return new Backlog(rows.getLong(1), oldest == null ? null : oldest.toInstant());
+        }
+    }
+
+    /** Deletes published rows older than the retention, at most 10,000 at a time; returns how many. */
+    public int purge(Duration retention) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(PURGE)) {
+            statement.setDouble(1, retention.toSeconds());
+            return statement.executeUpdate();
+        }
+    }
+}

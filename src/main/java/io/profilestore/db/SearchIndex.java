@@ -1,0 +1,285 @@
+package io.profilestore.db;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.mapping.FieldType;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.core.search.InvalidSearchException;
+import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.core.search.SearchCriteria;
+import io.profilestore.core.search.SearchUnavailableException;
+import io.profilestore.core.search.ProfileDocument;
+import io.profilestore.schema.ElasticsearchSchema;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The profile index in Elasticsearch. Every write carries the profile's version as external version, so a write
+ * of an older version than the index holds is refused by Elasticsearch itself (409), whatever order writes arrive
+ * in.
+ */
+public class SearchIndex {
+
+    /** One write of a bulk: a document to put, or a profile to remove, in one concrete index. */
+    public sealed interface Write permits Put, Remove {
+        String index();
+
+        UUID pid();
+    }
+
+    public record Put(String index, UUID pid, ProfileDocument document) implements Write {
+    }
+
+    public record Remove(String index, UUID pid, long version) implements Write {
+    }
+
+    /** What became of one write. */
+    public enum Outcome {
+        DONE,
+        /** The index holds a newer version (or the delete of one): nothing to do. */
+        STALE,
+        /** Removing a profile the index never had. */
+        ABSENT,
+        /** Refused for a reason a retry does not cure (a document the mapping rejects). */
+        REJECTED
+    }
+
+    public record Result(Write write, Outcome outcome, String reason) {
+    }
+
+    private final ElasticsearchClient client;
+    private final String alias;
+
+    public SearchIndex(ElasticsearchClient client, String alias) {
+        this.client = client;
+        this.alias = alias;
+    }
+
+    public ElasticsearchClient client() {
+        return client;
+    }
+
+    public String alias() {
+        return alias;
+    }
+
+    /**
+     * The indices every change goes to: the one behind the alias, and the one a reindex is building (behind
+     * {@code <alias>-next}). Asked afresh for every batch, after its messages arrived: a reindex that began before
+     * a change was recorded is sure to get it.
+     */
+    public List<String> writeTargets() throws IOException {
+        var targets = new ArrayList<String>();
+        for (String name : List.of(alias, ElasticsearchSchema.nextAlias(alias))) {
+            if (client.indices().existsAlias(a -> a.name(name)).value()) {
+                targets.addAll(client.indices().getAlias(a -> a.name(name)).aliases().keySet());
+            }
+        }
+        if (targets.isEmpty()) {
+            // without an index to write to, acknowledging would lose the change for search: wait for migrate
+            throw new IOException("no index behind alias " + alias + "; run migrate");
+        }
+        return targets.stream().distinct().toList();
+    }
+
+    /**
+     * Sends the writes as one bulk request. Throws when Elasticsearch cannot be reached or refuses the request as
+     * a whole (then nothing is known to be written and the caller retries); otherwise says what became of each.
+     */
+    public List<Result> bulk(List<Write> writes) throws IOException {
+        if (writes.isEmpty()) {
+            return List.of();
+        }
+        var operations = new ArrayList<BulkOperation>();
+        for (var write : writes) {
+            if (write instanceof Put put) {
+                operations.add(BulkOperation.of(o -> o.index(i -> i.index(put.index()).id(put.pid().toString())
+                        .version(put.document().version()).versionType(VersionType.External)
+                        .document(put.document()))));
+            } else if (write instanceof Remove remove) {
+                operations.add(BulkOperation.of(o -> o.delete(d -> d.index(remove.index())
+                        .id(remove.pid().toString()).version(remove.version()).versionType(VersionType.External))));
+            }
+        }
+        var response = client.bulk(b -> b.operations(operations));
+        var results = new ArrayList<Result>();
+        for (int i = 0; i < writes.size(); i++) {
+            var item = response.items().get(i);
+            var write = writes.get(i);
+            if (item.error() == null) {
+                results.add(new Result(write, "not_found".equals(item.result()) ? Outcome.ABSENT : Outcome.DONE, null));
+            } else if (item.status() == 409) {
+                results.add(new Result(write, Outcome.STALE, item.error().type()));
+            } else if (item.status() == 404) {
+                results.add(new Result(write, Outcome.ABSENT, item.error().type()));
+            } else if (item.status() == 429 || item.status() >= 500) {
+                throw new IOException("Elasticsearch could not take a write now (" + item.status() + " "
+                        + item.error().type() + ")");
+            } else {
+                results.add(new Result(write, Outcome.REJECTED, item.error().type() + ": " + item.error().reason()));
+            }
+        }
+        return results;
+    }
+
+    /** How long a search's point in time lives between two pages. */
+    private static final String PAGE_KEEP_ALIVE = "2m";
+    private static final double AS_TYPED_BOOST = 2.0;
+
+    /**
+     * One page of a search, sorted by how well the name matched (a reading as typed before one with the other
+     * keyboard layout), then by name, then by pid. The first page opens a point in time, and later pages read
+     * the same snapshot through it ({@code search_after}): paging is stable while writes go on.
+     */
+    public SearchPage search(SearchCriteria criteria, int limit, String cursor) {
+        var page = cursor == null ? null : Cursor.decode(cursor);
+        String pit;
+        try {
+            pit = page != null ? page.pit()
+                    : client.openPointInTime(p -> p.index(alias).keepAlive(t -> t.time(PAGE_KEEP_ALIVE))).id();
+        } catch (IOException | ElasticsearchException e) {
+            throw new SearchUnavailableException("Elasticsearch could not open the search", e);
+        }
+        var query = query(criteria);
+        try {
+            var response = client.search(s -> {
+                s.pit(p -> p.id(pit).keepAlive(t -> t.time(PAGE_KEEP_ALIVE)))
+                        .query(query)
+                        .size(limit)
+                        .trackTotalHits(t -> t.enabled(false))
+                        .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
+                        .sort(o -> o.field(f -> f.field("nameSort").order(SortOrder.Asc).missing("_last")
+                                .unmappedType(FieldType.Keyword)))
+                        .sort(o -> o.field(f -> f.field("pid").order(SortOrder.Asc)));
+                if (page != null) {
+                    s.searchAfter(page.after());
+                }
+                return s;
+            }, ProfileDocument.class);
+            var hits = response.hits().hits();
+            var documents = hits.stream().map(Hit::source).toList();
+            String next = null;
+            if (hits.size() == limit) {
+                next = new Cursor(response.pitId() != null ? response.pitId() : pit, hits.get(hits.size() - 1).sort()).encode();
+            } else {
+                closeQuietly(pit);
+            }
+            return new SearchPage(documents, next);
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404 || "search_context_missing_exception".equals(e.error().type())) {
+                throw new InvalidSearchException("cursor-expired", "the cursor expired; start the search again");
+            }
+            if (e.status() == 400 && page != null) {
+                throw new InvalidSearchException("invalid-query", "the cursor does not belong to this search");
+            }
+            throw new SearchUnavailableException("Elasticsearch refused the search", e);
+        } catch (IOException e) {
+            throw new SearchUnavailableException("Elasticsearch could not be reached", e);
+        }
+    }
+
+    private void closeQuietly(String pit) {
+        try {
+            client.closePointInTime(c -> c.id(pit));
+        } catch (Exception ignored) {
+            // it expires by itself
+        }
+    }
+
+    /** Name fields must match (prefix, in some reading); numbers and the date filter exactly. */
+    static Query query(SearchCriteria criteria) {
+        var bool = new BoolQuery.Builder();
+        names(bool, "surnameKey", criteria.surname());
+        names(bool, "firstNameKey", criteria.firstName());
+        names(bool, "patronymicKey", criteria.patronymic());
+        if (criteria.birthDate() != null) {
+            bool.filter(f -> f.term(t -> t.field("birthDate").value(criteria.birthDate().toString())));
+        }
+        if (criteria.phone() != null) {
+            bool.filter(f -> f.term(t -> t.field("phones").value(criteria.phone())));
+        }
+        if (criteria.document() != null) {
+            bool.filter(f -> f.term(t -> t.field("documents").value(criteria.document())));
+        }
+        return Query.of(q -> q.bool(bool.build()));
+    }
+
+    /** Some reading matches: each of its words begins one of the name's keys (prefix, on index_prefixes). */
+    private static void names(BoolQuery.Builder bool, String field, List<NameNormalizer.Reading> readings) {
+        if (readings == null) {
+            return;
+        }
+        var anyReading = new BoolQuery.Builder().minimumShouldMatch("1");
+        for (var reading : readings) {
+            var allWords = new BoolQuery.Builder()
+                    .boost(reading.source() == NameNormalizer.Source.AS_TYPED ? (float) AS_TYPED_BOOST : 1.0f);
+            for (var word : reading.words()) {
+                var anyKey = new BoolQuery.Builder().minimumShouldMatch("1");
+                for (String key : word) {
+                    anyKey.should(s -> s.constantScore(c -> c.filter(f -> f.prefix(p -> p.field(field).value(key)))));
+                }
+                allWords.must(m -> m.bool(anyKey.build()));
+            }
+            anyReading.should(s -> s.bool(allWords.build()));
+        }
+        bool.must(m -> m.bool(anyReading.build()));
+    }
+
+    /** Where the next page starts: the point in time, and the sort values of the last hit. */
+    record Cursor(String pit, List<FieldValue> after) {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        String encode() {
+            var node = JSON.createObjectNode().put("pit", pit);
+            var values = node.putArray("after");
+            for (var value : after) {
+                if (value.isDouble()) {
+                    values.add(value.doubleValue());
+                } else if (value.isLong()) {
+                    values.add(value.longValue());
+                } else if (value.isString()) {
+                    values.add(value.stringValue());
+                } else {
+                    values.addNull();
+                }
+            }
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Cursor decode(String text) {
+            try {
+                var node = JSON.readTree(Base64.getUrlDecoder().decode(text));
+                var after = new ArrayList<FieldValue>();
+                for (var value : node.path("after")) {
+                    after.add(value.isNull() ? FieldValue.NULL
+                            : value.isFloatingPointNumber() ? FieldValue.of(value.doubleValue())
+                            : value.isIntegralNumber() ? FieldValue.of(value.longValue())
+                            : FieldValue.of(value.asText()));
+                }
+                if (!node.path("pit").isTextual() || after.isEmpty()) {
+                    throw new IllegalArgumentException("incomplete cursor");
+                }
+                return new Cursor(node.path("pit").asText(), after);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new InvalidSearchException("invalid-query", "cursor is not a cursor this service gave out");
+            }
+        }
+    }
+
+    /** Whether an exception means Elasticsearch is away or overloaded, as opposed to a refusal of the request. */
+    public static boolean isOutage(Exception e) {
+        return e instanceof IOException
+                || (e instanceof ElasticsearchException es && (es.status() == 429 || es.status() >= 500));
+    }
+}

@@ -1,0 +1,11 @@
+package io.profilestore.events;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A message of {@code profile.events}: which entity changed, to which version, and when the change was
+ * recorded. Keys and version only, never the document: the indexer reads what Cassandra holds.
+ */
+public record ChangeEvent(String entityType, UUID entityId, long version, Instant recordedAt) {
+}

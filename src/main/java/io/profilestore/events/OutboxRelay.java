@@ -1,0 +1,142 @@
+package io.profilestore.events;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import io.dropwizard.lifecycle.Managed;
+import io.profilestore.db.Outbox;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves recorded changes from the outbox to RabbitMQ: persistent messages, publisher confirms, then the rows are
+ * marked published. While RabbitMQ is away the rows simply wait; nothing is lost and writes go on.
+ */
+public class OutboxRelay implements Managed {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
+    private static final int BATCH = 500;
+
+    private final Outbox outbox;
+    private final Connection rabbitmq;
+    private final ObjectMapper json;
+    private final Duration pollInterval;
+    private final Duration retention;
+    private final Meter published;
+    private final Meter failures;
+    private final AtomicReference<Outbox.Backlog> backlog = new AtomicReference<>(new Outbox.Backlog(0, null));
+    private ScheduledExecutorService scheduler;
+    private Channel channel;
+    private Instant lastFailureLogged = Instant.EPOCH;
+
+    public OutboxRelay(Outbox outbox, Connection rabbitmq, ObjectMapper json, Duration pollInterval, Duration retention,
+            MetricRegistry metrics) {
+        this.outbox = outbox;
+        this.rabbitmq = rabbitmq;
+        this.json = json;
+        this.pollInterval = pollInterval;
+        this.retention = retention;
+        this.published = metrics.meter("events.relay.published");
+        this.failures = metrics.meter("events.relay.failures");
+        metrics.register("events.outbox.backlog", (Gauge<Long>) () -> backlog.get().count());
+        metrics.register("events.outbox.oldest-age-seconds", (Gauge<Long>) () -> {
+            var oldest = backlog.get().oldest();
+            return oldest == null ? 0 : Duration.between(oldest, Instant.now()).toSeconds();
+        });
+    }
+
+    @Override
+    public void start() {
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            var thread = new Thread(r, "outbox-relay");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // a poll of an indexed, usually empty set: cheap, and it bounds the lag a change waits here
+        scheduler.scheduleWithFixedDelay(this::drain, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::housekeeping, 1, 5, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        scheduler.shutdown();
+        scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        closeChannel();
+    }
+
+    /** Publishes until the outbox is empty or something fails (then the next poll tries again). */
+    void drain() {
+        try {
+            int sent;
+            do {
+                sent = outbox.relay(BATCH, this::publish);
+                published.mark(sent);
+            } while (sent == BATCH);
+        } catch (Exception e) {
+            failures.mark();
+            closeChannel();
+            if (Duration.between(lastFailureLogged, Instant.now()).toSeconds() >= 30) {
+                lastFailureLogged = Instant.now();
+                LOG.warn("relaying changes failed; they wait in the outbox and are retried: {}", e.toString());
+            }
+        }
+    }
+
+    private void publish(List<Outbox.Pending> batch) throws Exception {
+        var out = channel();
+        for (var change : batch) {
+            var event = new ChangeEvent(change.entityType(), change.entityId(), change.version(), change.recordedAt());
+            var properties = new AMQP.BasicProperties.Builder()
+                    .contentType("application/json")
+                    .deliveryMode(2)
+                    .messageId(Long.toString(change.id()))
+                    .timestamp(Date.from(change.recordedAt()))
+                    .build();
+            out.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, properties, json.writeValueAsBytes(event));
+        }
+        out.waitForConfirmsOrDie(10_000);
+    }
+
+    private Channel channel() throws Exception {
+        if (channel == null || !channel.isOpen()) {
+            var fresh = rabbitmq.createChannel();
+            EventTopology.declare(fresh);
+            fresh.confirmSelect();
+            channel = fresh;
+        }
+        return channel;
+    }
+
+    private void closeChannel() {
+        var current = channel;
+        channel = null;
+        if (current != null && current.isOpen()) {
+            try {
+                current.close();
+            } catch (Exception ignored) {
+                // the broker is gone; so is the channel
+            }
+        }
+    }
+
+    private void housekeeping() {
+        try {
+            backlog.set(outbox.backlog());
+            outbox.purge(retention);
+        } catch (Exception e) {
+            // PostgreSQL away: the write path reports it; the gauges keep their last values
+        }
+    }
+}

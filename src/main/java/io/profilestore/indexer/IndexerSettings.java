@@ -1,0 +1,96 @@
+package io.profilestore.indexer;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/** The indexer: where it runs and how it batches. */
+public class IndexerSettings {
+
+    /** Run the indexer inside the API server too (the local run does; production runs the indexer command). */
+    private boolean inProcess = false;
+
+    /** Messages handed to the indexer before it acknowledges any: bounds memory and redelivery after a crash. */
+    @Min(1)
+    @Max(10_000)
+    private int prefetch = 1000;
+
+    /** Messages per bulk request at most. */
+    @Min(1)
+    @Max(5_000)
+    private int batchSize = 500;
+
+    /** How long a batch waits for more messages once it has one: a little latency for fewer, larger bulks. */
+    @NotNull
+    private Duration linger = Duration.milliseconds(20);
+
+    /** How often the relay looks for recorded changes to publish. */
+    @NotNull
+    private Duration relayInterval = Duration.milliseconds(100);
+
+    /** How long published outbox rows are kept (for inspection) before they are deleted. */
+    @NotNull
+    private Duration outboxRetention = Duration.days(1);
+
+    @JsonProperty
+    public boolean isInProcess() {
+        return inProcess;
+    }
+
+    @JsonProperty
+    public void setInProcess(boolean inProcess) {
+        this.inProcess = inProcess;
+    }
+
+    @JsonProperty
+    public int getPrefetch() {
+        return prefetch;
+    }
+
+    @JsonProperty
+    public void setPrefetch(int prefetch) {
+        this.prefetch = prefetch;
+    }
+
+    @JsonProperty
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    @JsonProperty
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    @JsonProperty
+    public Duration getLinger() {
+        return linger;
+    }
+
+    @JsonProperty
+    public void setLinger(Duration linger) {
+        this.linger = linger;
+    }
+
+    @JsonProperty
+    public Duration getRelayInterval() {
+        return relayInterval;
+    }
+
+    @JsonProperty
+    public void setRelayInterval(Duration relayInterval) {
+        this.relayInterval = relayInterval;
+    }
+
+    @JsonProperty
+    public Duration getOutboxRetention() {
+        return outboxRetention;
+    }
+
+    @JsonProperty
+    public void setOutboxRetention(Duration outboxRetention) {
+        this.outboxRetention = outboxRetention;
+    }
+}
