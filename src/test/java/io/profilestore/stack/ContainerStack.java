@@ -98,6 +98,12 @@ final class ContainerStack implements Stack {
         container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
     }
 
+    @Override
+    public Outage outage(LocalStack.Service service) {
+        pause(service);
+        return () -> resume(service);
+    }
+
     private GenericContainer<?> container(LocalStack.Service service) {
         return switch (service) {
             case CASSANDRA -> cassandra;

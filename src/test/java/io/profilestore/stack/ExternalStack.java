@@ -41,6 +41,11 @@ final class ExternalStack implements Stack {
     }
 
     @Override
+    public Outage outage(LocalStack.Service service) {
+        throw new IllegalStateException("services someone else runs are not stopped by the tests");
+    }
+
+    @Override
     public void close() {
         // not ours to stop
     }

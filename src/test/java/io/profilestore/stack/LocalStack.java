@@ -243,6 +243,13 @@ public final class LocalStack implements Stack {
         signal(service, "CONT");
     }
 
+    @Override
+    public Outage outage(Service service) {
+        var local = services.get(service);
+        local.stop();
+        return () -> bringUp(local);
+    }
+
     private void signal(Service service, String signal) {
         var pids = pids(service);
         if (pids.isEmpty()) {

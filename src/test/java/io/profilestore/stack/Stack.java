@@ -26,6 +26,18 @@ public interface Stack extends AutoCloseable {
 
     void resume(LocalStack.Service service);
 
+    /** A service taken down for a test; closing it brings the service back and waits until it is ready. */
+    interface Outage extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Takes a service down: its processes stopped (local mode), or its container paused (docker mode, where a
+     * restarted container would come back on other ports).
+     */
+    Outage outage(LocalStack.Service service);
+
     /** Starts (or joins) the stack the settings ask for. */
     static Stack start(StackSettings settings) {
         return switch (settings.mode()) {

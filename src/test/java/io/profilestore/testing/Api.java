@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jackson.Jackson;
 import io.profilestore.ProfileStoreApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import java.util.UUID;
 /** A plain HTTP client of the API, so tests control every byte and header they send. */
 public final class Api {
 
-    public static final ObjectMapper JSON = ProfileStoreApplication.configureJson(new ObjectMapper());
+    public static final ObjectMapper JSON = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
