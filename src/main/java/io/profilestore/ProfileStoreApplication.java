@@ -16,6 +16,10 @@ import io.profilestore.backends.Backends;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
 import io.profilestore.cli.IndexerCommand;
 import io.profilestore.cli.MigrateCommand;
+import io.profilestore.cli.ReconcileCommand;
+import io.profilestore.cli.ReindexCommand;
+import io.profilestore.indexer.Reconciler;
+import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
 import io.profilestore.core.WritePathProbe;
@@ -69,6 +73,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
                 new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new MigrateCommand());
         bootstrap.addCommand(new IndexerCommand(this));
+        bootstrap.addCommand(new ReindexCommand());
+        bootstrap.addCommand(new ReconcileCommand());
     }
 
     /**
@@ -127,6 +133,9 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.lifecycle().manage(indexer);
             environment.healthChecks().register("indexer", new IndexerHealthCheck(indexer));
         }
+
+        environment.admin().addTask(new ReconcileTask(new Reconciler(dao, new ProfileDocuments(dao, names, json), index,
+                java.time.Duration.ofSeconds(5))));
 
         environment.healthChecks().register("cassandra", new CassandraHealthCheck(backends.cassandra()));
         environment.healthChecks().register("elasticsearch", new ElasticsearchHealthCheck(backends.elasticsearch()));

@@ -61,12 +61,12 @@ public class ProfileService {
                 }
             }
             var at = change.lease().timestamp();
-            var row = new ProfileRow(pid, owner, 1, document, at, at);
+            var row = new ProfileRow(pid, owner, 1, document, at, at, change.lease().fence());
             var statements = new ArrayList<BoundStatement>(List.of(dao.putProfile(row), dao.linkProfile(owner, pid)));
             if (newUser) {
                 statements.add(dao.putUser(owner, at));
             }
-            change.commit(List.of(OutboxRecord.profile(pid, 1)), statements);
+            change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), statements);
             return toProfile(row);
         });
     }
@@ -84,7 +84,7 @@ public class ProfileService {
     public void erase(UUID pid, long expectedVersion) {
         underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
-            change.commit(List.of(OutboxRecord.profile(pid, current.version() + 1)),
+            change.commit(List.of(OutboxRecord.profile(pid, current.version() + 1, change.lease().fence())),
                     List.of(dao.eraseProfile(pid), dao.unlinkProfile(current.uid(), pid)));
             return null;
         });
@@ -126,9 +126,10 @@ public class ProfileService {
             var rows = new ArrayList<ProfileRow>();
             byPid.keySet().forEach(pid -> {
                 var row = current.get(pid);
-                rows.add(new ProfileRow(pid, row.uid(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at));
+                rows.add(new ProfileRow(pid, row.uid(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at,
+                        change.lease().fence()));
             });
-            change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version())).toList(),
+            change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(),
                     rows.stream().map(dao::putProfile).toList());
             return rows.stream().map(ProfileService::toProfile).toList();
         });
@@ -138,8 +139,8 @@ public class ProfileService {
         return underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             var next = new ProfileRow(pid, current.uid(), current.version() + 1, newDocument.apply(current),
-                    current.createdAt(), change.lease().timestamp());
-            change.commit(List.of(OutboxRecord.profile(pid, next.version())), List.of(dao.putProfile(next)));
+                    current.createdAt(), change.lease().timestamp(), change.lease().fence());
+            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(dao.putProfile(next)));
             return toProfile(next);
         });
     }

@@ -49,7 +49,7 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
             """;
 
-    private static final String RECORD = "INSERT INTO outbox (entity_type, entity_id, version) VALUES (?, ?, ?)";
+    private static final String RECORD = "INSERT INTO outbox (entity_type, entity_id, version, fence) VALUES (?, ?, ?, ?)";
 
     private static final String RELEASE = """
             UPDATE entity_lock SET holder = NULL, lease_until = NULL
@@ -154,6 +154,7 @@ public class EntityLocks {
                         record.setString(1, change.entityType());
                         record.setObject(2, change.entityId());
                         record.setLong(3, change.version());
+                        record.setLong(4, change.fence());
                         record.addBatch();
                     }
                     record.executeBatch();

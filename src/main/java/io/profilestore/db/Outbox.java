@@ -17,7 +17,7 @@ import javax.sql.DataSource;
 public class Outbox {
 
     /** A recorded change waiting to be published. */
-    public record Pending(long id, String entityType, UUID entityId, long version, Instant recordedAt) {
+    public record Pending(long id, String entityType, UUID entityId, long version, Long fence, Instant recordedAt) {
     }
 
     /** Sends a batch; returns normally only once the broker confirmed every message of it. */
@@ -27,7 +27,7 @@ public class Outbox {
     }
 
     private static final String TAKE = """
-            SELECT id, entity_type, entity_id, version, recorded_at FROM outbox
+            SELECT id, entity_type, entity_id, version, fence, recorded_at FROM outbox
              WHERE published_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
             """;
     private static final String MARK = "UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY(?)";
@@ -54,7 +54,7 @@ public class Outbox {
                     try (var rows = take.executeQuery()) {
                         while (rows.next()) {
                             batch.add(new Pending(rows.getLong(1), rows.getString(2), rows.getObject(3, UUID.class),
-                                    rows.getLong(4), rows.getTimestamp(5).toInstant()));
+                                    rows.getLong(4), rows.getObject(5, Long.class), rows.getTimestamp(6).toInstant()));
                         }
                     }
                 }

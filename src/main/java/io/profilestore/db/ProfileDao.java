@@ -26,10 +26,14 @@ import java.util.concurrent.CompletionStage;
  */
 public class ProfileDao {
 
+    private static final String PROFILE_COLUMNS =
+            "pid, uid, version, data, created_at, updated_at, WRITETIME(version) AS written";
+
     private final CqlSession session;
     private final IdempotentWriter writer;
     private final PreparedStatement selectProfile;
     private final PreparedStatement selectUser;
+    private final PreparedStatement scanProfiles;
     private final PreparedStatement insertProfile;
     private final PreparedStatement insertUser;
     private final PreparedStatement insertUserProfile;
@@ -39,8 +43,9 @@ public class ProfileDao {
     public ProfileDao(CqlSession session, String keyspace, IdempotentWriter writer) {
         this.session = session;
         this.writer = writer;
-        this.selectProfile = session.prepare("SELECT pid, uid, version, data, created_at, updated_at FROM "
-                + keyspace + ".profile WHERE pid = ?");
+        this.selectProfile = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace + ".profile WHERE pid = ?");
+        this.scanProfiles = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace
+                + ".profile WHERE token(pid) > ? AND token(pid) <= ?");
         this.selectUser = session.prepare("SELECT uid, master_uid, version FROM " + keyspace + ".persons WHERE uid = ?");
         this.insertProfile = session.prepare("INSERT INTO " + keyspace
                 + ".profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
@@ -91,6 +96,24 @@ public class ProfileDao {
         return found;
     }
 
+    /**
+     * The token ring cut into equal slices, the same however the cluster is laid out: a scan (reindex,
+     * reconcile) goes slice by slice and can go on from where it stopped.
+     */
+    public static long[] sliceBounds(int slice, int slices) {
+        var width = java.math.BigInteger.TWO.pow(64).divide(java.math.BigInteger.valueOf(slices));
+        var from = java.math.BigInteger.valueOf(Long.MIN_VALUE).add(width.multiply(java.math.BigInteger.valueOf(slice)));
+        long to = slice == slices - 1 ? Long.MAX_VALUE : from.add(width).longValueExact();
+        return new long[] {from.longValueExact(), to};
+    }
+
+    /** Every profile of one slice of the ring, read at QUORUM a page at a time. */
+    public Iterable<ProfileRow> scan(int slice, int slices) {
+        long[] bounds = sliceBounds(slice, slices);
+        var rows = session.execute(scanProfiles.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
+        return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::profile).iterator();
+    }
+
     public BoundStatement putProfile(ProfileRow row) {
         return insertProfile.bind(row.pid(), row.uid(), row.version(), row.data(), row.createdAt(), row.updatedAt());
     }
@@ -124,7 +147,7 @@ public class ProfileDao {
 
     private static ProfileRow profile(Row row) {
         return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getLong("version"), row.getString("data"),
-                row.getInstant("created_at"), row.getInstant("updated_at"));
+                row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"));
     }
 
     private static AsyncResultSet await(CompletableFuture<AsyncResultSet> read) {

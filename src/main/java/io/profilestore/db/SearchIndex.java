@@ -38,10 +38,15 @@ public class SearchIndex {
         UUID pid();
     }
 
-    public record Put(String index, UUID pid, ProfileDocument document) implements Write {
+    /**
+     * @param externalVersion the write timestamp of the profile's row (its last change's fence): it grows with
+     *     every change, and leaves room to overwrite a document someone changed by hand
+     */
+    public record Put(String index, UUID pid, ProfileDocument document, long externalVersion) implements Write {
     }
 
-    public record Remove(String index, UUID pid, long version) implements Write {
+    /** @param fence the erase's fence, above every fence the profile was written with; null: remove unversioned */
+    public record Remove(String index, UUID pid, Long fence) implements Write {
     }
 
     /** What became of one write. */
@@ -105,11 +110,13 @@ public class SearchIndex {
         for (var write : writes) {
             if (write instanceof Put put) {
                 operations.add(BulkOperation.of(o -> o.index(i -> i.index(put.index()).id(put.pid().toString())
-                        .version(put.document().version()).versionType(VersionType.External)
+                        .version(put.externalVersion()).versionType(VersionType.External)
                         .document(put.document()))));
             } else if (write instanceof Remove remove) {
-                operations.add(BulkOperation.of(o -> o.delete(d -> d.index(remove.index())
-                        .id(remove.pid().toString()).version(remove.version()).versionType(VersionType.External))));
+                operations.add(BulkOperation.of(o -> o.delete(d -> {
+                    d.index(remove.index()).id(remove.pid().toString());
+                    return remove.fence() == null ? d : d.version(remove.fence()).versionType(VersionType.External);
+                })));
             }
         }
         var response = client.bulk(b -> b.operations(operations));
@@ -275,6 +282,100 @@ public class SearchIndex {
                 throw new InvalidSearchException("invalid-query", "cursor is not a cursor this service gave out");
             }
         }
+    }
+
+    /** The index behind the alias: the generation searches read. */
+    public String currentIndex() throws IOException {
+        var indices = client.indices().getAlias(a -> a.name(alias)).aliases().keySet();
+        if (indices.size() != 1) {
+            throw new IllegalStateException("alias " + alias + " should name one index, not " + indices);
+        }
+        return indices.iterator().next();
+    }
+
+    /** The generation a reindex is building, if one is. */
+    public java.util.Optional<String> nextIndex() throws IOException {
+        String next = ElasticsearchSchema.nextAlias(alias);
+        if (!client.indices().existsAlias(a -> a.name(next)).value()) {
+            return java.util.Optional.empty();
+        }
+        return client.indices().getAlias(a -> a.name(next)).aliases().keySet().stream().findFirst();
+    }
+
+    /**
+     * Moves the alias from one generation to the next in one atomic step, and ends the next alias: searches
+     * switch without a moment of no index, and writes go to the new generation only.
+     */
+    public void swap(String from, String to) throws IOException {
+        String next = ElasticsearchSchema.nextAlias(alias);
+        client.indices().updateAliases(u -> u
+                .actions(a -> a.remove(r -> r.index(from).alias(alias)))
+                .actions(a -> a.add(add -> add.index(to).alias(alias).isWriteIndex(true)))
+                .actions(a -> a.remove(r -> r.index(to).alias(next))));
+    }
+
+    public void refresh(String index) throws IOException {
+        client.indices().refresh(r -> r.index(index));
+    }
+
+    public void deleteIndex(String index) throws IOException {
+        client.indices().delete(d -> d.index(index));
+    }
+
+    /** What the index holds of a profile: its version (in the document) and the external version it was written with. */
+    public record Indexed(long version, long external) {
+    }
+
+    /** Every profile the index behind the alias holds, with its versions: a scan through a point in time. */
+    public java.util.Map<UUID, Indexed> versions() throws IOException {
+        var versions = new java.util.HashMap<UUID, Indexed>();
+        String pit = client.openPointInTime(p -> p.index(alias).keepAlive(t -> t.time("5m"))).id();
+        try {
+            List<FieldValue> after = null;
+            while (true) {
+                var last = after;
+                var response = client.search(s -> {
+                    s.pit(p -> p.id(pit).keepAlive(t -> t.time("5m"))).size(5_000).version(true)
+                            .source(src -> src.filter(f -> f.includes("version"))).trackTotalHits(t -> t.enabled(false))
+                            .sort(o -> o.field(f -> f.field("_shard_doc")));
+                    if (last != null) {
+                        s.searchAfter(last);
+                    }
+                    return s;
+                }, com.fasterxml.jackson.databind.JsonNode.class);
+                var hits = response.hits().hits();
+                for (var hit : hits) {
+                    versions.put(UUID.fromString(hit.id()), indexed(hit.source(), hit.version()));
+                }
+                if (hits.size() < 5_000) {
+                    return versions;
+                }
+                after = hits.get(hits.size() - 1).sort();
+            }
+        } finally {
+            closeQuietly(pit);
+        }
+    }
+
+    /** The versions the index behind the alias holds of these profiles (absent: not indexed). */
+    public java.util.Map<UUID, Indexed> versionsOf(java.util.Collection<UUID> pids) throws IOException {
+        var versions = new java.util.HashMap<UUID, Indexed>();
+        if (pids.isEmpty()) {
+            return versions;
+        }
+        var response = client.mget(m -> m.index(alias).ids(pids.stream().map(UUID::toString).toList())
+                .sourceIncludes("version"), com.fasterxml.jackson.databind.JsonNode.class);
+        for (var doc : response.docs()) {
+            if (doc.isResult() && doc.result().found()) {
+                versions.put(UUID.fromString(doc.result().id()), indexed(doc.result().source(), doc.result().version()));
+            }
+        }
+        return versions;
+    }
+
+    private static Indexed indexed(com.fasterxml.jackson.databind.JsonNode source, Long external) {
+        long version = source == null ? -1 : source.path("version").asLong(-1);
+        return new Indexed(version, external == null ? -1 : external);
     }
 
     /** Whether an exception means Elasticsearch is away or overloaded, as opposed to a refusal of the request. */

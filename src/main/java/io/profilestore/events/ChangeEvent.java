@@ -4,8 +4,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A message of {@code profile.events}: which entity changed, to which version, and when the change was
- * recorded. Keys and version only, never the document: the indexer reads what Cassandra holds.
+ * A message of {@code profile.events}: which entity changed, to which version, with which fence (the change's
+ * Cassandra write timestamp), and when the change was recorded. Keys and versions only, never the document: the
+ * indexer reads what Cassandra holds.
  */
-public record ChangeEvent(String entityType, UUID entityId, long version, Instant recordedAt) {
+public record ChangeEvent(String entityType, UUID entityId, long version, Long fence, Instant recordedAt) {
 }

@@ -97,7 +97,8 @@ public class OutboxRelay implements Managed {
     private void publish(List<Outbox.Pending> batch) throws Exception {
         var out = channel();
         for (var change : batch) {
-            var event = new ChangeEvent(change.entityType(), change.entityId(), change.version(), change.recordedAt());
+            var event = new ChangeEvent(change.entityType(), change.entityId(), change.version(), change.fence(),
+                    change.recordedAt());
             var properties = new AMQP.BasicProperties.Builder()
                     .contentType("application/json")
                     .deliveryMode(2)

@@ -13,7 +13,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.dropwizard.lifecycle.Managed;
-import io.profilestore.core.search.ProfileDocument;
 import io.profilestore.db.CassandraUnavailableException;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.events.ChangeEvent;
@@ -175,7 +174,8 @@ public class Indexer implements Managed {
                 continue;
             }
             events.computeIfAbsent(event.entityId(), pid -> new ArrayList<>()).add(delivery);
-            newest.merge(event.entityId(), event, (a, b) -> a.version() >= b.version() ? a : b);
+            // the newest by fence: a removal must carry the fence of the erase, above all others
+            newest.merge(event.entityId(), event, (a, b) -> fence(a) >= fence(b) ? a : b);
         }
         if (events.isEmpty()) {
             return;
@@ -211,10 +211,10 @@ public class Indexer implements Managed {
                 var targets = index.writeTargets();
                 var writes = new ArrayList<SearchIndex.Write>();
                 for (UUID pid : pids) {
-                    ProfileDocument document = current.get(pid);
+                    var document = current.get(pid);
                     for (String target : targets) {
-                        writes.add(document != null ? new SearchIndex.Put(target, pid, document)
-                                : new SearchIndex.Remove(target, pid, newest.get(pid).version()));
+                        writes.add(document != null ? new SearchIndex.Put(target, pid, document.document(), document.written())
+                                : new SearchIndex.Remove(target, pid, newest.get(pid).fence()));
                     }
                 }
                 List<SearchIndex.Result> results;
@@ -243,6 +243,10 @@ public class Indexer implements Managed {
                 return bad;
             }
         }
+    }
+
+    private static long fence(ChangeEvent event) {
+        return event.fence() == null ? Long.MIN_VALUE : event.fence();
     }
 
     private void acknowledge(List<Delivery> deliveries) {

@@ -16,6 +16,10 @@ import java.util.stream.Collectors;
 /** Reads profiles from Cassandra and turns them into index documents: what the indexer and a reindex write. */
 public class ProfileDocuments {
 
+    /** A document to index, and the external version to index it with (its row's write timestamp). */
+    public record Indexable(ProfileDocument document, long written) {
+    }
+
     private final ProfileDao profiles;
     private final NameNormalizer names;
     private final ObjectMapper json;
@@ -27,21 +31,21 @@ public class ProfileDocuments {
     }
 
     /** The current documents of these profiles; a profile Cassandra no longer has is absent from the answer. */
-    public Map<UUID, ProfileDocument> current(Collection<UUID> pids) {
+    public Map<UUID, Indexable> current(Collection<UUID> pids) {
         return of(profiles.findAll(pids).values());
     }
 
     /** Documents of rows already read (by a scan), with their users' masters. */
-    public Map<UUID, ProfileDocument> of(Collection<ProfileRow> rows) {
+    public Map<UUID, Indexable> of(Collection<ProfileRow> rows) {
         var users = profiles.findUsers(rows.stream().map(ProfileRow::uid).filter(java.util.Objects::nonNull)
                 .collect(Collectors.toSet()));
         return rows.stream().collect(Collectors.toMap(ProfileRow::pid, row -> document(row, users.get(row.uid()))));
     }
 
-    private ProfileDocument document(ProfileRow row, UserRow user) {
+    private Indexable document(ProfileRow row, UserRow user) {
         try {
-            return ProfileDocument.of(row.pid(), row.uid(), user == null ? null : user.masterUid(), row.version(),
-                    json.readTree(row.data()), row.updatedAt(), names);
+            return new Indexable(ProfileDocument.of(row.pid(), row.uid(), user == null ? null : user.masterUid(),
+                    row.version(), json.readTree(row.data()), row.updatedAt(), names), row.written());
         } catch (IOException e) {
             throw new UncheckedIOException("profile " + row.pid() + " holds data that is not JSON", e);
         }

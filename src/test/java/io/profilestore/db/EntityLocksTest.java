@@ -78,7 +78,7 @@ class EntityLocksTest {
                 .until(() -> shortLocks.acquire(List.of(a)), lease -> true);
 
         assertThat(second.fence()).isGreaterThan(first.fence());
-        assertThatThrownBy(() -> shortLocks.recordChange(first, List.of(OutboxRecord.profile(UUID.randomUUID(), 1))))
+        assertThatThrownBy(() -> shortLocks.recordChange(first, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, first.fence()))))
                 .isInstanceOf(LeaseLostException.class);
         assertThat(shortLocks.release(first)).as("the first holder's lock is gone").isFalse();
         assertThat(shortLocks.release(second)).isTrue();
@@ -89,7 +89,7 @@ class EntityLocksTest {
         var pid = UUID.randomUUID();
         var lease = locks.acquire(List.of(EntityLocks.profile(pid)));
 
-        locks.recordChange(lease, List.of(OutboxRecord.profile(pid, 7)));
+        locks.recordChange(lease, List.of(OutboxRecord.profile(pid, 7, lease.fence())));
 
         assertThat(io.profilestore.testing.Stores.outboxVersions(pid)).containsExactly(7L);
         assertThat(locks.release(lease)).isTrue();

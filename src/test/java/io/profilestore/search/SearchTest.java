@@ -116,7 +116,7 @@ class SearchTest {
         long before = indexed.getCount();
 
         try (var channel = TestStack.backends().rabbitmq().createChannel()) {
-            var old = new ChangeEvent("profile", pid, 1, Instant.now().minusSeconds(3600));
+            var old = new ChangeEvent("profile", pid, 1, null, Instant.now().minusSeconds(3600));
             channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null, Api.JSON.writeValueAsBytes(old));
         }
         await().atMost(INDEXED_WITHIN).until(() -> indexed.getCount() > before);

@@ -1,0 +1,46 @@
+package io.profilestore.cli;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jackson.Jackson;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.db.IdempotentWriter;
+import io.profilestore.db.ProfileDao;
+import io.profilestore.db.ReindexProgress;
+import io.profilestore.db.SearchIndex;
+import io.profilestore.indexer.ProfileDocuments;
+import io.profilestore.indexer.Reconciler;
+import io.profilestore.indexer.Reindexer;
+import java.time.Duration;
+
+/** The parts the index maintenance commands and tasks are made of, built from one configuration. */
+public final class IndexCommands {
+
+    private IndexCommands() {
+    }
+
+    public record Parts(ProfileDao profiles, ProfileDocuments documents, SearchIndex index) {
+    }
+
+    public static Parts parts(ProfileStoreConfiguration config, Backends backends, MetricRegistry metrics, ObjectMapper json) {
+        var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(), metrics);
+        var profiles = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
+        var documents = new ProfileDocuments(profiles, NameNormalizer.standard(), json);
+        return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), config.getElasticsearch().getIndexAlias()));
+    }
+
+    public static Reindexer reindexer(ProfileStoreConfiguration config, Backends backends, Parts parts) {
+        return new Reindexer(parts.profiles(), parts.documents(), parts.index(), new ReindexProgress(backends.postgres()),
+                config.getElasticsearch());
+    }
+
+    public static Reconciler reconciler(Parts parts, Duration grace) {
+        return new Reconciler(parts.profiles(), parts.documents(), parts.index(), grace);
+    }
+
+    static ObjectMapper json() {
+        return Jackson.newObjectMapper();
+    }
+}

@@ -1,0 +1,37 @@
+package io.profilestore.cli;
+
+import io.dropwizard.core.cli.ConfiguredCommand;
+import io.dropwizard.core.setup.Bootstrap;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import net.sourceforge.argparse4j.impl.Arguments;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+
+/**
+ * {@code reindex <config>}: builds the next generation of the index from Cassandra and moves the alias to it,
+ * while the service goes on serving and writing. Run again after an interruption, it goes on where it stopped.
+ */
+public class ReindexCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+
+    public ReindexCommand() {
+        super("reindex", "Rebuilds the search index from Cassandra and swaps it in without downtime (resumable)");
+    }
+
+    @Override
+    public void configure(Subparser subparser) {
+        super.configure(subparser);
+        subparser.addArgument("--keep-old").action(Arguments.storeTrue()).dest("keepOld")
+                .help("keep the previous generation of the index after the swap");
+    }
+
+    @Override
+    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
+            ProfileStoreConfiguration config) throws Exception {
+        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-reindex")) {
+            var parts = IndexCommands.parts(config, backends, bootstrap.getMetricRegistry(), IndexCommands.json());
+            var result = IndexCommands.reindexer(config, backends, parts).run(System.out, namespace.getBoolean("keepOld"), -1);
+            System.out.printf("reindex: %s -> %s, %,d profiles copied%n", result.from(), result.to(), result.profiles());
+        }
+    }
+}

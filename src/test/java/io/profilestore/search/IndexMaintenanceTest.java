@@ -1,0 +1,145 @@
+package io.profilestore.search;
+
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.cli.IndexCommands;
+import io.profilestore.indexer.Reconciler;
+
+import io.profilestore.testing.Api;
+import io.profilestore.testing.SearchApi;
+import io.profilestore.testing.TestStack;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Reindex while writes go on, interrupted and resumed; reconcile finding and repairing drift. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class IndexMaintenanceTest {
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(),
+            TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true")));
+
+    Api api;
+    IndexCommands.Parts parts;
+
+    @BeforeEach
+    void parts() {
+        api = new Api(APP.getLocalPort());
+        parts = IndexCommands.parts(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
+    }
+
+    Reconciler.Drift reconcile(boolean repair) throws Exception {
+        var out = new StringWriter();
+        var drift = IndexCommands.reconciler(parts, Duration.ofSeconds(3)).run(new PrintWriter(out), repair);
+        System.out.println(out);
+        return drift;
+    }
+
+    @Test
+    void aReindexWhileWritesGoOnInterruptedAndResumedLeavesNoDrift() throws Exception {
+        reconcile(true); // whatever earlier runs left behind
+        var seed = new ArrayList<UUID>();
+        for (int i = 0; i < 40; i++) {
+            seed.add(api.create("{\"surname\": \"Морозова\", \"n\": " + i + "}").pid());
+        }
+        var writing = new AtomicBoolean(true);
+        var writes = new AtomicInteger();
+        var writer = CompletableFuture.runAsync(() -> {
+            int i = 0;
+            while (writing.get()) {
+                var pid = seed.get(i++ % seed.size());
+                var current = api.get(pid);
+                if (current.status() == 200 && i % 7 == 0) {
+                    api.delete(pid, current.etag());
+                } else if (current.status() == 200) {
+                    api.patch(pid, current.etag(), "{\"n\": " + i + "}");
+                } else {
+                    api.create("{\"surname\": \"Морозова\", \"late\": " + i + "}");
+                }
+                writes.incrementAndGet();
+            }
+        });
+        var reindexer = IndexCommands.reindexer(TestStack.configuration(), TestStack.backends(), parts);
+        String before = parts.index().currentIndex();
+
+        var firstRun = reindexer.run(quiet(), false, 20);
+        assertThat(parts.index().currentIndex()).as("not swapped before it is complete").isEqualTo(before);
+        var secondRun = reindexer.run(quiet(), false, -1);
+        writing.set(false);
+        writer.join();
+
+        assertThat(secondRun.resumed()).isTrue();
+        assertThat(secondRun.to()).isEqualTo(firstRun.to());
+        assertThat(parts.index().currentIndex()).isEqualTo(secondRun.to()).isNotEqualTo(before);
+        assertThat(parts.index().nextIndex()).isEmpty();
+        assertThat(writes.get()).as("writes went on during the reindex").isPositive();
+        var drift = reconcile(false);
+        assertThat(drift.total()).as("drift after the reindex").isZero();
+    }
+
+    @Test
+    void reconcileRepairsDocumentsChangedByHand() throws Exception {
+        var changed = api.create("{\"surname\": \"Лебедева\"}").pid();
+        var removed = api.create("{\"surname\": \"Лебедева\"}").pid();
+        var invented = UUID.randomUUID();
+        SearchApi.awaitIndexed(changed, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(removed, 1, Duration.ofSeconds(10));
+        var client = TestStack.backends().elasticsearch();
+        String index = parts.index().currentIndex();
+        // by hand: a surname edited (the index bumps the version), a document deleted, one invented
+        client.index(i -> i.index(index).id(changed.toString()).document(Map.of("pid", changed.toString(), "surname", "Подделкина")));
+        client.delete(d -> d.index(index).id(removed.toString()));
+        client.index(i -> i.index(index).id(invented.toString()).document(Map.of("pid", invented.toString())));
+        client.indices().refresh(r -> r.index(index));
+
+        var drift = reconcile(true);
+
+        assertThat(drift.stale()).contains(changed);
+        assertThat(drift.missing()).contains(removed);
+        assertThat(drift.extra()).contains(invented);
+        client.indices().refresh(r -> r.index(index));
+        assertThat(SearchApi.indexedVersion(changed)).isEqualTo(1);
+        assertThat(SearchApi.indexedVersion(removed)).isEqualTo(1);
+        assertThat(SearchApi.indexedVersion(invented)).isEqualTo(-1);
+        JsonNode source = client.get(g -> g.index(index).id(changed.toString()), JsonNode.class).source();
+        assertThat(source.path("surname").asText()).isEqualTo("Лебедева");
+        assertThat(reconcile(false).total()).isZero();
+    }
+
+    @Test
+    void theCommandsRunFromTheJar() {
+        // the commands are wired into the application (their logic is tested above)
+        var commands = new ArrayList<String>();
+        var bootstrap = new io.dropwizard.core.setup.Bootstrap<>(new ProfileStoreApplication());
+        new ProfileStoreApplication().initialize(bootstrap);
+        bootstrap.getCommands().forEach(c -> commands.add(c.getName()));
+        assertThat(commands).contains("migrate", "indexer", "reindex", "reconcile");
+    }
+
+    static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+
+}
