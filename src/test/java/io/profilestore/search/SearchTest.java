@@ -126,6 +126,27 @@ class SearchTest {
     }
 
     @Test
+    void aPoisonMessageIsDeadLetteredAndCountedAndTheMetricsAreThere() throws Exception {
+        var metrics = APP.getEnvironment().metrics();
+        long before = metrics.meter("indexer.dead-lettered").getCount();
+        try (var channel = TestStack.backends().rabbitmq().createChannel()) {
+            long deadBefore = channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount();
+            channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null,
+                    "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+            await().atMost(INDEXED_WITHIN).until(() -> metrics.meter("indexer.dead-lettered").getCount() > before);
+            await().atMost(INDEXED_WITHIN).until(() ->
+                    channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount() > deadBefore);
+        }
+        var pid = create("Павлова", "Нина");
+        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        assertThat(metrics.getGauges()).containsKeys("indexer.queue-depth", "indexer.dead-letter-queue-depth",
+                "events.outbox.backlog");
+        assertThat(metrics.histogram("indexer.lag-ms").getCount()).as("index lag, commit to indexed").isPositive();
+        assertThat(metrics.timer("indexer.bulk").getCount()).as("bulk latency").isPositive();
+    }
+
+    @Test
     void pagesAreStableWhileWritesGoOn() {
         var created = new ArrayList<UUID>();
         for (int i = 0; i < 5; i++) {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import io.profilestore.demo.ProfileGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -98,13 +99,13 @@ class NameNormalizerTest {
 
     @Test
     void aNameAndItsRomanizationsMeet() throws IOException {
-        // ICU's own BGN/PCGN and ISO 9 (GOST 7.79 A) transliterators, and the two schemes of the table written
-        // as ICU rules in the other direction: ICAO Doc 9303 and GOST 7.79 B
+        // ICU's own BGN/PCGN and ISO 9 (GOST 7.79 A) transliterators, and ICAO Doc 9303 and GOST 7.79 B written
+        // as ICU rules in the other direction (src/test/resources/names/romanize-*.txt)
         var schemes = List.of(
                 Transliterator.getInstance("Russian-Latin/BGN"),
                 Transliterator.getInstance("Cyrillic-Latin"),
-                Transliterator.createFromRules("Russian-ICAO", ICAO, Transliterator.FORWARD),
-                Transliterator.createFromRules("Russian-GOST-B", GOST_B, Transliterator.FORWARD));
+                ProfileGenerator.Romanization.ICAO.transliterator(),
+                ProfileGenerator.Romanization.GOST_B.transliterator());
         var misses = new ArrayList<String>();
         for (String name : allNames()) {
             for (var scheme : schemes) {
@@ -117,21 +118,6 @@ class NameNormalizerTest {
         }
         assertThat(misses).isEmpty();
     }
-
-    static final String ICAO = """
-            [Аа] > a ; [Бб] > b ; [Вв] > v ; [Гг] > g ; [Дд] > d ; [Ее] > e ; [Ёё] > e ; [Жж] > zh ; [Зз] > z ;
-            [Ии] > i ; [Йй] > i ; [Кк] > k ; [Лл] > l ; [Мм] > m ; [Нн] > n ; [Оо] > o ; [Пп] > p ; [Рр] > r ;
-            [Сс] > s ; [Тт] > t ; [Уу] > u ; [Фф] > f ; [Хх] > kh ; [Цц] > ts ; [Чч] > ch ; [Шш] > sh ;
-            [Щщ] > shch ; [Ъъ] > ie ; [Ыы] > y ; [Ьь] > ; [Ээ] > e ; [Юю] > iu ; [Яя] > ia ;
-            """;
-
-    static final String GOST_B = """
-            [Цц] } [ИиЕеЫыЙй] > c ; [Цц] > cz ;
-            [Аа] > a ; [Бб] > b ; [Вв] > v ; [Гг] > g ; [Дд] > d ; [Ее] > e ; [Ёё] > yo ; [Жж] > zh ; [Зз] > z ;
-            [Ии] > i ; [Йй] > j ; [Кк] > k ; [Лл] > l ; [Мм] > m ; [Нн] > n ; [Оо] > o ; [Пп] > p ; [Рр] > r ;
-            [Сс] > s ; [Тт] > t ; [Уу] > u ; [Фф] > f ; [Хх] > x ; [Чч] > ch ; [Шш] > sh ; [Щщ] > shh ;
-            [Ъъ] > '``' ; [Ыы] > y'' ; [Ьь] > '`' ; [Ээ] > e'' ; [Юю] > yu ; [Яя] > ya ;
-            """;
 
     /** Every surname (both forms), first name and patronymic of the demo data. */
     static List<String> allNames() throws IOException {
