@@ -47,11 +47,16 @@ public final class ServiceProcess implements AutoCloseable {
      * @param environment more variables, e.g. PROFILE_STORE_TEST_HOLD_AT
      */
     public static ServiceProcess start(String clockOffset, Map<String, String> environment) throws IOException {
+        return start("server", clockOffset, environment);
+    }
+
+    /** @param appCommand the application's command: {@code server} or {@code indexer} */
+    public static ServiceProcess start(String appCommand, String clockOffset, Map<String, String> environment) throws IOException {
         int port = freePort();
         int adminPort = freePort();
         var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"), HoldingApplication.class.getName(),
-                "server", TestStack.configPath()));
+                appCommand, TestStack.configPath()));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         var env = builder.environment();
         env.putAll(TestStack.endpoints().environment());
@@ -82,6 +87,11 @@ public final class ServiceProcess implements AutoCloseable {
 
     public Api api() {
         return new Api(port);
+    }
+
+    /** A GET on the admin port. */
+    public Api.Reply admin(String path) {
+        return new Api(adminPort).send("GET", path, null, null, Map.of());
     }
 
     /** Waits for a line the instance printed that starts with the prefix. */
