@@ -20,6 +20,11 @@ import io.profilestore.cli.ReconcileCommand;
 import io.profilestore.cli.ReindexCommand;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.indexer.ReconcileTask;
+import io.profilestore.core.ChangeRunner;
+import io.profilestore.core.UserOperationRecovery;
+import io.profilestore.core.UserService;
+import io.profilestore.db.UserOperations;
+import io.profilestore.resources.UserResource;
 import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
 import io.profilestore.core.WritePathProbe;
@@ -113,9 +118,16 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         if (config.getRole() == ProfileStoreConfiguration.Role.API) {
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
             var documents = new Documents(json, settings.getMaxDocumentBytes());
-            var profiles = new ProfileService(dao, locks, documents, settings.getMaxBatchSize(), writePathProbe());
+            var changes = new ChangeRunner(dao, locks, writePathProbe());
+            var profiles = new ProfileService(dao, changes, documents, settings.getMaxBatchSize(),
+                    config.getUsers().getMaxProfilesPerUser());
+            var journal = new UserOperations(backends.postgres());
+            var users = new UserService(dao, changes, journal, config.getUsers());
+            environment.lifecycle().manage(new UserOperationRecovery(journal, users,
+                    config.getUsers().getRecoveryDelay().toJavaDuration(), java.time.Duration.ofSeconds(1)));
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));
+            jersey.register(new UserResource(users));
             jersey.register(new SearchResource(new SearchService(index, dao, names)));
             jersey.register(new BodyLimitFeature());
             jersey.register(new ProblemExceptionMapper());

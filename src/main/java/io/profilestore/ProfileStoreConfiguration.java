@@ -8,6 +8,7 @@ import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
 import io.profilestore.backends.RabbitMqFactory;
 import io.profilestore.core.ProfileSettings;
+import io.profilestore.core.UserSettings;
 import io.profilestore.indexer.IndexerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +30,20 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     private IndexerSettings indexer = new IndexerSettings();
+
+    @Valid
+    @NotNull
+    private UserSettings users = new UserSettings();
+
+    @JsonProperty
+    public UserSettings getUsers() {
+        return users;
+    }
+
+    @JsonProperty
+    public void setUsers(UserSettings users) {
+        this.users = users;
+    }
 
     public Role getRole() {
         return role;

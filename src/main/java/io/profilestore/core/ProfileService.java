@@ -4,8 +4,6 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.api.Profile;
 import io.profilestore.db.EntityLocks;
-import io.profilestore.db.Lease;
-import io.profilestore.db.LeaseLostException;
 import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
@@ -18,10 +16,8 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * Every profile change follows one path: lock the entities in PostgreSQL (taken: fail at once), read the current
- * rows from Cassandra, check versions, record the change in the outbox while renewing the locks, write
- * Cassandra at the locks' fence, release. A rejected change writes nothing; an accepted one is acknowledged only
- * once Cassandra confirmed it under locks that were ours all along.
+ * Profile changes, each on the one write path of {@link ChangeRunner}: lock, read the current rows, check versions,
+ * record, write at the fence, release. A rejected change writes nothing.
  */
 public class ProfileService {
 
@@ -30,17 +26,18 @@ public class ProfileService {
     }
 
     private final ProfileDao dao;
-    private final EntityLocks locks;
+    private final ChangeRunner changes;
     private final Documents documents;
     private final int maxBatchSize;
-    private final WritePathProbe probe;
+    private final int maxProfilesPerUser;
 
-    public ProfileService(ProfileDao dao, EntityLocks locks, Documents documents, int maxBatchSize, WritePathProbe probe) {
+    public ProfileService(ProfileDao dao, ChangeRunner changes, Documents documents, int maxBatchSize,
+            int maxProfilesPerUser) {
         this.dao = dao;
-        this.locks = locks;
+        this.changes = changes;
         this.documents = documents;
         this.maxBatchSize = maxBatchSize;
-        this.probe = probe;
+        this.maxProfilesPerUser = maxProfilesPerUser;
     }
 
     public Profile get(UUID pid) {
@@ -58,6 +55,10 @@ public class ProfileService {
                 var user = dao.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
                 if (user.masterUid() != null) {
                     throw new UserMergedException(owner, user.masterUid());
+                }
+                int holds = dao.pidsOfUser(owner).size();
+                if (holds + 1 > maxProfilesPerUser) {
+                    throw new UserFullException(owner, holds + 1, maxProfilesPerUser);
                 }
             }
             var at = change.lease().timestamp();
@@ -153,47 +154,8 @@ public class ProfileService {
         return current;
     }
 
-    private <T> T underLock(List<String> entities, Function<Change, T> body) {
-        var change = new Change(locks.acquire(entities));
-        T result;
-        boolean released;
-        try {
-            probe.locked(change.lease());
-            result = body.apply(change);
-        } finally {
-            released = locks.release(change.lease());
-        }
-        if (change.written && !change.heldWhileWriting && !released) {
-            // slower than the lease: another request may have taken the locks and written a newer version,
-            // which our write (with a smaller fence) loses to; we cannot say which one stands
-            throw new LeaseLostException("the locks ran out while Cassandra was written", true);
-        }
-        return result;
-    }
-
-    /** One change under its locks: records it, then writes it, and remembers whether the locks lasted. */
-    private final class Change {
-        private final Lease lease;
-        private boolean written;
-        private boolean heldWhileWriting;
-
-        Change(Lease lease) {
-            this.lease = lease;
-        }
-
-        Lease lease() {
-            return lease;
-        }
-
-        void commit(List<OutboxRecord> records, List<BoundStatement> statements) {
-            long renewed = System.nanoTime();
-            locks.recordChange(lease, records);
-            probe.recorded(lease);
-            dao.apply(statements, lease.fence());
-            written = true;
-            heldWhileWriting = System.nanoTime() - renewed < locks.lease().toNanos();
-            probe.written(lease);
-        }
+    private <T> T underLock(List<String> entities, Function<ChangeRunner.Change, T> body) {
+        return changes.underLock(entities, body);
     }
 
     static Profile toProfile(ProfileRow row) {

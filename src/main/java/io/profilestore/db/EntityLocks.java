@@ -31,7 +31,7 @@ public class EntityLocks {
     private static final String ACQUIRE = """
             INSERT INTO entity_lock AS l (entity, holder, lease_until, fence)
             SELECT e, ?, clock_timestamp() + make_interval(secs => ?),
-                   (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
+                   greatest((extract(epoch FROM clock_timestamp()) * 1000000)::bigint, ?)
               FROM unnest(?::text[]) AS e
              ORDER BY e
             ON CONFLICT (entity) DO UPDATE
@@ -83,9 +83,26 @@ public class EntityLocks {
      * @throws EntitiesLockedException when any of them is held by another request
      */
     public Lease acquire(Collection<String> wanted) {
+        return take(UUID.randomUUID(), List.of(), wanted, System.nanoTime());
+    }
+
+    /**
+     * Locks more entities for a holder that already has some, all or none; then every entity of both sets gets the
+     * same fence, above all of theirs. What the holder had stays locked either way.
+     *
+     * @throws EntitiesLockedException when any of the new ones is held by another request
+     */
+    public Lease acquireMore(Lease held, Collection<String> wanted) {
+        var more = new TreeSet<>(wanted);
+        more.removeAll(held.entities());
+        if (more.isEmpty()) {
+            return held;
+        }
+        return take(held.holder(), held.entities(), more, held.acquiredNanos());
+    }
+
+    private Lease take(UUID holder, List<String> alreadyHeld, Collection<String> wanted, long started) {
         var entities = List.copyOf(new TreeSet<>(wanted));
-        var holder = UUID.randomUUID();
-        long started = System.nanoTime();
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
@@ -95,7 +112,9 @@ public class EntityLocks {
                 try (var statement = connection.prepareStatement(ACQUIRE)) {
                     statement.setObject(1, holder);
                     statement.setDouble(2, seconds(lease));
-                    statement.setArray(3, connection.createArrayOf("text", entities.toArray()));
+                    // locks added to a holder's set never get a fence below the one it has
+                    statement.setLong(3, alreadyHeldFence(connection, holder, alreadyHeld) + 1);
+                    statement.setArray(4, connection.createArrayOf("text", entities.toArray()));
                     try (var rows = statement.executeQuery()) {
                         while (rows.next()) {
                             taken.add(rows.getString(1));
@@ -110,17 +129,19 @@ public class EntityLocks {
                     locked.removeAll(taken);
                     throw new EntitiesLockedException(locked);
                 }
-                if (lowest != fence) {
+                var all = new TreeSet<>(alreadyHeld);
+                all.addAll(entities);
+                if (lowest != fence || !alreadyHeld.isEmpty()) {
                     // one write timestamp for all: every entity's fence moves up to the largest
                     try (var statement = connection.prepareStatement(ALIGN_FENCES)) {
                         statement.setLong(1, fence);
-                        statement.setArray(2, connection.createArrayOf("text", entities.toArray()));
+                        statement.setArray(2, connection.createArrayOf("text", all.toArray()));
                         statement.setObject(3, holder);
                         statement.executeUpdate();
                     }
                 }
                 connection.commit();
-                return new Lease(holder, entities, fence, started);
+                return new Lease(holder, List.copyOf(all), fence, started);
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
                 throw e;
@@ -130,13 +151,32 @@ public class EntityLocks {
         }
     }
 
+    private static long alreadyHeldFence(Connection connection, UUID holder, List<String> entities) throws SQLException {
+        if (entities.isEmpty()) {
+            return 0;
+        }
+        try (var statement = connection.prepareStatement(
+                "SELECT coalesce(max(fence), 0) FROM entity_lock WHERE entity = ANY(?::text[]) AND holder = ?")) {
+            statement.setArray(1, connection.createArrayOf("text", entities.toArray()));
+            statement.setObject(2, holder);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    public void recordChange(Lease held, List<OutboxRecord> records) {
+        recordChange(held, records, Journal.NONE);
+    }
+
     /**
-     * Renews the lease and records the changes for the indexer, in one transaction: no change is written to
-     * Cassandra without its record, and none by a holder whose lease ran out.
+     * Renews the lease and records the changes for the indexer, in one transaction with the journal's work: no
+     * change is written to Cassandra without its record, and none by a holder whose lease ran out.
      *
      * @throws LeaseLostException when some lock is no longer ours; nothing is recorded then
      */
-    public void recordChange(Lease held, List<OutboxRecord> records) {
+    public void recordChange(Lease held, List<OutboxRecord> records, Journal journal) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
@@ -159,6 +199,7 @@ public class EntityLocks {
                     }
                     record.executeBatch();
                 }
+                journal.write(connection);
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);

@@ -33,6 +33,8 @@ public class ProfileDao {
     private final IdempotentWriter writer;
     private final PreparedStatement selectProfile;
     private final PreparedStatement selectUser;
+    private final PreparedStatement selectUserProfiles;
+    private final PreparedStatement upsertUser;
     private final PreparedStatement scanProfiles;
     private final PreparedStatement insertProfile;
     private final PreparedStatement insertUser;
@@ -46,7 +48,11 @@ public class ProfileDao {
         this.selectProfile = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace + ".profile WHERE pid = ?");
         this.scanProfiles = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace
                 + ".profile WHERE token(pid) > ? AND token(pid) <= ?");
-        this.selectUser = session.prepare("SELECT uid, master_uid, version FROM " + keyspace + ".persons WHERE uid = ?");
+        this.selectUser = session.prepare("SELECT uid, master_uid, version, created_at, updated_at FROM " + keyspace
+                + ".persons WHERE uid = ?");
+        this.selectUserProfiles = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ?");
+        this.upsertUser = session.prepare("INSERT INTO " + keyspace
+                + ".persons (uid, master_uid, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
         this.insertProfile = session.prepare("INSERT INTO " + keyspace
                 + ".profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
         this.insertUser = session.prepare("INSERT INTO " + keyspace
@@ -90,7 +96,8 @@ public class ProfileDao {
         for (var read : reads) {
             Row row = await(read).one();
             if (row != null) {
-                found.put(row.getUuid("uid"), new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version")));
+                found.put(row.getUuid("uid"), new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version"),
+                        row.getInstant("created_at"), row.getInstant("updated_at")));
             }
         }
         return found;
@@ -120,6 +127,24 @@ public class ProfileDao {
 
     public BoundStatement putUser(UUID uid, Instant at) {
         return insertUser.bind(uid, 1L, at, at);
+    }
+
+    /** A user's whole row: like profiles, users are always written whole, so the newest write wins whole. */
+    public BoundStatement putUser(UserRow user) {
+        return upsertUser.bind(user.uid(), user.masterUid(), user.version(), user.createdAt(), user.updatedAt());
+    }
+
+    /** The pids of a user: one partition of {@code uid_pid}, paged through. */
+    public List<UUID> pidsOfUser(UUID uid) {
+        try {
+            var pids = new java.util.ArrayList<UUID>();
+            for (Row row : session.execute(selectUserProfiles.bind(uid).setIdempotent(true))) {
+                pids.add(row.getUuid("pid"));
+            }
+            return pids;
+        } catch (DriverException e) {
+            throw new CassandraUnavailableException("Cassandra could not read: " + e.getMessage(), e, false);
+        }
     }
 
     public BoundStatement linkProfile(UUID uid, UUID pid) {

@@ -1,7 +1,13 @@
 package io.profilestore.db;
 
+import java.time.Instant;
 import java.util.UUID;
 
 /** A row of {@code persons}: {@code masterUid} is set when the user was merged into another. */
-public record UserRow(UUID uid, UUID masterUid, long version) {
+public record UserRow(UUID uid, UUID masterUid, long version, Instant createdAt, Instant updatedAt) {
+
+    /** The same user at its next version, merged into {@code master} (or not, when null). */
+    public UserRow next(UUID master, Instant at) {
+        return new UserRow(uid, master, version + 1, createdAt == null ? at : createdAt, at);
+    }
 }

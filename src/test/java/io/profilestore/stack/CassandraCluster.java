@@ -168,6 +168,10 @@ final class CassandraCluster implements LocalService {
                 memtable_heap_space: 64MiB
                 memtable_offheap_space: 64MiB
                 concurrent_compactors: 1
+                # a batch update of 100 full documents, and a merge, are one logged batch of several MiB
+                batch_size_warn_threshold: 1MiB
+                batch_size_fail_threshold: 16MiB
+                commitlog_segment_size: 64MiB
                 data_file_directories: [%s]
                 commitlog_directory: %s
                 saved_caches_directory: %s

@@ -35,7 +35,11 @@ final class ContainerStack implements Stack {
         }
         cassandra = new CassandraContainer(DockerImageName.parse(CASSANDRA_IMAGE))
                 .withEnv("MAX_HEAP_SIZE", settings.cassandraHeap().toUpperCase())
-                .withEnv("HEAP_NEWSIZE", "128M");
+                .withEnv("HEAP_NEWSIZE", "128M")
+                // as in the local mode's cassandra.yaml: batch updates and merges are logged batches of several MiB
+                .withEnv("JVM_EXTRA_OPTS", "-Dcassandra.settings.batch_size_warn_threshold=1MiB"
+                        + " -Dcassandra.settings.batch_size_fail_threshold=16MiB"
+                        + " -Dcassandra.settings.commitlog_segment_size=64MiB");
         elasticsearch = new GenericContainer<>(DockerImageName.parse(ELASTICSEARCH_IMAGE))
                 .withEnv("discovery.type", "single-node")
                 .withEnv("xpack.security.enabled", "false")

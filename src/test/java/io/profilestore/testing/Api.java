@@ -103,6 +103,27 @@ public final class Api {
         return send("DELETE", "/v1/profiles/" + pid, null, null, ifMatch(ifMatch));
     }
 
+    public Reply user(UUID uid) {
+        return send("GET", "/v1/users/" + uid, null, null, Map.of());
+    }
+
+    public Reply move(UUID pid, String ifMatch, UUID toUser) {
+        return send("PUT", "/v1/profiles/" + pid + "/user", "application/json", "{\"uid\": \"" + toUser + "\"}", ifMatch(ifMatch));
+    }
+
+    public Reply merge(UUID target, UUID... sources) {
+        var list = java.util.Arrays.stream(sources).map(s -> "\"" + s + "\"").collect(java.util.stream.Collectors.joining(", "));
+        return send("POST", "/v1/users/" + target + "/merge", "application/json", "{\"sources\": [" + list + "]}", Map.of());
+    }
+
+    public Reply unmerge(UUID target, UUID source) {
+        return send("POST", "/v1/users/" + target + "/unmerge", "application/json", "{\"source\": \"" + source + "\"}", Map.of());
+    }
+
+    public Reply unmergeById(UUID target, UUID mergeId) {
+        return send("POST", "/v1/users/" + target + "/unmerge", "application/json", "{\"mergeId\": \"" + mergeId + "\"}", Map.of());
+    }
+
     public Reply batchUpdate(String body) {
         return send("POST", "/v1/profiles:batchUpdate", "application/json", body, Map.of());
     }

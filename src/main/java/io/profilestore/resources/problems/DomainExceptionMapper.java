@@ -5,7 +5,9 @@ import io.profilestore.core.DocumentTooLargeException;
 import io.profilestore.core.InvalidDocumentException;
 import io.profilestore.core.ProfileNotFoundException;
 import io.profilestore.core.UserMergedException;
+import io.profilestore.core.UserFullException;
 import io.profilestore.core.UserNotFoundException;
+import io.profilestore.core.UserOperationException;
 import io.profilestore.core.VersionMismatchException;
 import io.profilestore.core.search.InvalidSearchException;
 import io.profilestore.core.search.SearchUnavailableException;
@@ -45,8 +47,19 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
                     .with(Map.of("pids", e.pids()));
         }
         if (exception instanceof UserNotFoundException e) {
-            return Problem.of(422, "user-not-found", "User not found", "no user has uid " + e.uid()
-                    + "; leave uid out to create a new user");
+            return e.addressed() ? Problem.of(404, "user-not-found", "User not found", "no user has uid " + e.uid())
+                    : Problem.of(422, "user-not-found", "User not found", "no user has uid " + e.uid());
+        }
+        if (exception instanceof UserFullException e) {
+            return Problem.of(422, "user-full", "Too many profiles", e.getMessage()).with(Map.of("limit", e.limit()));
+        }
+        if (exception instanceof UserOperationException e) {
+            return switch (e.kind()) {
+                case INVALID -> Problem.of(400, "invalid-request", "Bad request", e.getMessage());
+                case NOT_FOUND -> Problem.of(404, "merge-not-found", "Merge not found", e.getMessage());
+                case CONFLICT -> Problem.of(409, "conflict", "Conflict", e.getMessage());
+                case TOO_LARGE -> Problem.of(422, "merge-too-large", "Merge too large", e.getMessage());
+            };
         }
         if (exception instanceof UserMergedException e) {
             return Problem.of(409, "user-merged", "User was merged", "user " + e.uid() + " was merged into "

@@ -1,0 +1,90 @@
+package io.profilestore.core;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.Journal;
+import io.profilestore.db.Lease;
+import io.profilestore.db.LeaseLostException;
+import io.profilestore.db.OutboxRecord;
+import io.profilestore.db.ProfileDao;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The one write path of every change, to profiles and to users alike: lock the entities in PostgreSQL (taken:
+ * fail at once), let the change read and decide, record it in the outbox while renewing the locks, write
+ * Cassandra at the locks' fence, release. A change is acknowledged only once Cassandra confirmed it under locks
+ * that were ours all along.
+ */
+public class ChangeRunner {
+
+    private final ProfileDao dao;
+    private final EntityLocks locks;
+    private final WritePathProbe probe;
+
+    public ChangeRunner(ProfileDao dao, EntityLocks locks, WritePathProbe probe) {
+        this.dao = dao;
+        this.locks = locks;
+        this.probe = probe;
+    }
+
+    public EntityLocks locks() {
+        return locks;
+    }
+
+    /** Runs a change holding the entities' locks, and releases them whatever happens. */
+    public <T> T underLock(List<String> entities, Function<Change, T> body) {
+        var change = new Change(locks.acquire(entities));
+        T result;
+        boolean released;
+        try {
+            probe.locked(change.lease);
+            result = body.apply(change);
+        } finally {
+            released = locks.release(change.lease);
+        }
+        if (change.written && !change.heldWhileWriting && !released) {
+            // slower than the lease: another request may have taken the locks and written a newer version,
+            // which our write (with a smaller fence) loses to; we cannot say which one stands
+            throw new LeaseLostException("the locks ran out while Cassandra was written", true);
+        }
+        return result;
+    }
+
+    /** One change under its locks: records it, then writes it, and remembers whether the locks lasted. */
+    public final class Change {
+        private Lease lease;
+        private boolean written;
+        private boolean heldWhileWriting;
+
+        private Change(Lease lease) {
+            this.lease = lease;
+        }
+
+        public Lease lease() {
+            return lease;
+        }
+
+        /**
+         * Locks more entities, found only by reading under the first locks (the profiles of a user being merged):
+         * all of them or none, at once or never; every entity's fence moves up to one.
+         */
+        public void lockMore(List<String> entities) {
+            lease = locks.acquireMore(lease, entities);
+        }
+
+        public void commit(List<OutboxRecord> records, List<BoundStatement> statements) {
+            commit(records, statements, Journal.NONE);
+        }
+
+        public void commit(List<OutboxRecord> records, List<BoundStatement> statements, Journal journal) {
+            long renewed = System.nanoTime();
+            locks.recordChange(lease, records, journal);
+            probe.recorded(lease);
+            dao.apply(statements, lease.fence());
+            written = true;
+            heldWhileWriting = System.nanoTime() - renewed < locks.lease().toNanos();
+            probe.written(lease);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.profilestore.core;
+
+import io.dropwizard.lifecycle.Managed;
+import io.profilestore.db.EntitiesLockedException;
+import io.profilestore.db.UserOperations;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Completes merges and unmerges a crash interrupted: an operation still pending after the delay is resumed under
+ * fresh locks (see {@link UserService}); one that can no longer be done as recorded (its users changed since) is
+ * marked abandoned, which is safe because none of it reached Cassandra. Every API instance runs it; the locks
+ * keep two from resuming the same operation at once.
+ */
+public class UserOperationRecovery implements Managed {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UserOperationRecovery.class);
+
+    private final UserOperations journal;
+    private final UserService users;
+    private final Duration delay;
+    private final Duration interval;
+    private ScheduledExecutorService scheduler;
+
+    public UserOperationRecovery(UserOperations journal, UserService users, Duration delay, Duration interval) {
+        this.journal = journal;
+        this.users = users;
+        this.delay = delay;
+        this.interval = interval;
+    }
+
+    @Override
+    public void start() {
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            var thread = new Thread(r, "user-operation-recovery");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::recover, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        scheduler.shutdownNow();
+        scheduler.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    /** One round: every operation pending for longer than the delay. */
+    public void recover() {
+        try {
+            for (var operation : journal.pending(delay)) {
+                try {
+                    users.resume(operation);
+                    LOG.info("completed the interrupted {} {}", operation.kind(), operation.opId());
+                } catch (EntitiesLockedException e) {
+                    // someone works on these users now: the next round tries again
+                } catch (UserOperationException | UserMergedException | UserNotFoundException e) {
+                    journal.finish(operation.opId(), false);
+                    LOG.warn("abandoned the interrupted {} {}: {}", operation.kind(), operation.opId(), e.getMessage());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("recovery of user operations failed this round: {}", e.toString());
+        }
+    }
+}

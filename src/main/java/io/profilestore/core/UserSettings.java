@@ -1,0 +1,88 @@
+package io.profilestore.core;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.DataSize;
+import io.dropwizard.util.Duration;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/** Limits of users and of merges. */
+public class UserSettings {
+
+    /** The most profiles one user may hold (creating, moving or merging beyond it is refused). */
+    @Min(1)
+    @Max(10_000)
+    private int maxProfilesPerUser = 100;
+
+    /** The most users one merge may take in. */
+    @Min(1)
+    @Max(100)
+    private int maxMergeSources = 10;
+
+    /** Followed at most this far from a merged user to its master. */
+    @Min(1)
+    @Max(100)
+    private int maxChainDepth = 16;
+
+    /**
+     * The most document bytes one merge or unmerge may rewrite: they go to Cassandra as one logged batch, which
+     * Cassandra refuses beyond its batch_size_fail_threshold.
+     */
+    @NotNull
+    private DataSize maxMergeSize = DataSize.mebibytes(4);
+
+    /** How long an interrupted merge or unmerge waits before the recovery completes it. */
+    @NotNull
+    private Duration recoveryDelay = Duration.seconds(15);
+
+    @JsonProperty
+    public int getMaxProfilesPerUser() {
+        return maxProfilesPerUser;
+    }
+
+    @JsonProperty
+    public void setMaxProfilesPerUser(int maxProfilesPerUser) {
+        this.maxProfilesPerUser = maxProfilesPerUser;
+    }
+
+    @JsonProperty
+    public int getMaxMergeSources() {
+        return maxMergeSources;
+    }
+
+    @JsonProperty
+    public void setMaxMergeSources(int maxMergeSources) {
+        this.maxMergeSources = maxMergeSources;
+    }
+
+    @JsonProperty
+    public int getMaxChainDepth() {
+        return maxChainDepth;
+    }
+
+    @JsonProperty
+    public void setMaxChainDepth(int maxChainDepth) {
+        this.maxChainDepth = maxChainDepth;
+    }
+
+    @JsonProperty
+    public DataSize getMaxMergeSize() {
+        return maxMergeSize;
+    }
+
+    @JsonProperty
+    public void setMaxMergeSize(DataSize maxMergeSize) {
+        this.maxMergeSize = maxMergeSize;
+    }
+
+    @JsonProperty
+    public Duration getRecoveryDelay() {
+        return recoveryDelay;
+    }
+
+    @JsonProperty
+    public void setRecoveryDelay(Duration recoveryDelay) {
+        this.recoveryDelay = recoveryDelay;
+    }
+}

@@ -1,0 +1,200 @@
+package io.profilestore.db;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The journal of merges and unmerges in PostgreSQL. An operation is written as pending in the transaction that
+ * records its change (before Cassandra is written), and marked applied once Cassandra confirmed it; what stays
+ * pending was interrupted, and is completed by the recovery.
+ */
+public class UserOperations {
+
+    public enum Kind { MERGE, UNMERGE }
+
+    /** An operation: for an unmerge, {@code mergeId} is the merge it undoes. */
+    public record Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId) {
+    }
+
+    /** A profile a merge moved, and the user it came from. */
+    public record Move(UUID pid, UUID from) {
+    }
+
+    private final DataSource dataSource;
+
+    public UserOperations(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** The journal of a merge, for {@link io.profilestore.core.ChangeRunner.Change#commit}. */
+    public Journal recordMerge(Operation merge, List<Move> moves) {
+        return connection -> {
+            insert(connection, merge);
+            moreMoves(merge.opId(), moves).write(connection);
+        };
+    }
+
+    /** The journal of an unmerge: its sources count as undone from then on (unless it is abandoned). */
+    public Journal recordUnmerge(Operation unmerge) {
+        return connection -> {
+            insert(connection, unmerge);
+            try (var statement = connection.prepareStatement(
+                    "INSERT INTO merge_undo (merge_id, source_uid, unmerge_id) VALUES (?, ?, ?)")) {
+                for (UUID source : unmerge.sources()) {
+                    statement.setObject(1, unmerge.mergeId());
+                    statement.setObject(2, source);
+                    statement.setObject(3, unmerge.opId());
+                    statement.addBatch();
+                }
+                statement.executeBatch();
+            }
+        };
+    }
+
+    /** A journal that adds the profiles a resumed merge moved beyond those first recorded. */
+    public Journal moreMoves(UUID mergeId, List<Move> moves) {
+        return connection -> {
+            try (var statement = connection.prepareStatement(
+                    "INSERT INTO merge_move (merge_id, pid, from_uid) VALUES (?, ?, ?) ON CONFLICT (merge_id, pid) DO NOTHING")) {
+                for (var move : moves) {
+                    statement.setObject(1, mergeId);
+                    statement.setObject(2, move.pid());
+                    statement.setObject(3, move.from());
+                    statement.addBatch();
+                }
+                statement.executeBatch();
+            }
+        };
+    }
+
+    private static void insert(Connection connection, Operation operation) throws SQLException {
+        try (var statement = connection.prepareStatement("""
+                INSERT INTO user_operation (op_id, kind, target_uid, source_uids, merge_id, state)
+                VALUES (?, ?, ?, ?, ?, 'pending')
+                """)) {
+            statement.setObject(1, operation.opId());
+            statement.setString(2, operation.kind().name().toLowerCase());
+            statement.setObject(3, operation.target());
+            statement.setArray(4, connection.createArrayOf("uuid", operation.sources().toArray()));
+            statement.setObject(5, operation.mergeId());
+            statement.executeUpdate();
+        }
+    }
+
+    /** Marks an operation done: applied (Cassandra confirmed it) or abandoned (it could not be completed). */
+    public void finish(UUID opId, boolean applied) {
+        try (var connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try (var statement = connection.prepareStatement(
+                    "UPDATE user_operation SET state = ?, finished_at = now() WHERE op_id = ? AND state = 'pending'")) {
+                statement.setString(1, applied ? "applied" : "abandoned");
+                statement.setObject(2, opId);
+                statement.executeUpdate();
+            }
+            if (!applied) {
+                try (var statement = connection.prepareStatement("DELETE FROM merge_undo WHERE unmerge_id = ?")) {
+                    statement.setObject(1, opId);
+                    statement.executeUpdate();
+                }
+            }
+            connection.commit();
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not finish a user operation in PostgreSQL", e);
+        }
+    }
+
+    /** Operations pending for longer than the age: interrupted, to be completed. */
+    public List<Operation> pending(Duration olderThan) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("""
+                        SELECT op_id, kind, target_uid, source_uids, merge_id FROM user_operation
+                         WHERE state = 'pending' AND recorded_at < now() - make_interval(secs => ?)
+                         ORDER BY recorded_at
+                        """)) {
+            statement.setDouble(1, olderThan.toMillis() / 1000.0);
+            var found = new ArrayList<Operation>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    found.add(operation(rows));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    /**
+     * The merge an unmerge of this source from this target would undo: the latest applied merge of the source
+     * into the target that was not undone yet; or, by id, that merge.
+     */
+    public Optional<Operation> mergeToUndo(UUID target, UUID source, UUID mergeId) {
+        String sql = """
+                SELECT o.op_id, o.kind, o.target_uid, o.source_uids, o.merge_id FROM user_operation o
+                 WHERE o.kind = 'merge' AND o.state = 'applied' AND o.target_uid = ?
+                   AND (?::uuid IS NULL OR o.op_id = ?::uuid)
+                   AND (?::uuid IS NULL OR ?::uuid = ANY(o.source_uids))
+                 ORDER BY o.recorded_at DESC LIMIT 1
+                """;
+        try (var connection = dataSource.getConnection(); var statement = connection.prepareStatement(sql)) {
+            statement.setObject(1, target);
+            statement.setObject(2, mergeId);
+            statement.setObject(3, mergeId);
+            statement.setObject(4, source);
+            statement.setObject(5, source);
+            try (var rows = statement.executeQuery()) {
+                return rows.next() ? Optional.of(operation(rows)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    /** The sources of a merge that an unmerge already undid (or is undoing). */
+    public List<UUID> undone(UUID mergeId) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("SELECT source_uid FROM merge_undo WHERE merge_id = ?")) {
+            statement.setObject(1, mergeId);
+            var undone = new ArrayList<UUID>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    undone.add(rows.getObject(1, UUID.class));
+                }
+            }
+            return undone;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    /** What a merge moved, by the user each profile came from. */
+    public Map<UUID, List<UUID>> moves(UUID mergeId) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("SELECT pid, from_uid FROM merge_move WHERE merge_id = ? ORDER BY pid")) {
+            statement.setObject(1, mergeId);
+            var moves = new HashMap<UUID, List<UUID>>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    moves.computeIfAbsent(rows.getObject(2, UUID.class), from -> new ArrayList<>()).add(rows.getObject(1, UUID.class));
+                }
+            }
+            return moves;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    private static Operation operation(java.sql.ResultSet rows) throws SQLException {
+        var sources = List.of((UUID[]) rows.getArray(4).getArray());
+        return new Operation(rows.getObject(1, UUID.class), Kind.valueOf(rows.getString(2).toUpperCase()),
+                rows.getObject(3, UUID.class), sources, rows.getObject(5, UUID.class));
+    }
+}

@@ -1,0 +1,75 @@
+package io.profilestore.resources;
+
+import io.profilestore.api.User;
+import io.profilestore.api.UserRequests;
+import io.profilestore.api.UserResults;
+import io.profilestore.core.UserService;
+import io.profilestore.resources.problems.ProblemException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** Users: read with their profiles, move a profile between users, merge and unmerge users. */
+@Path("/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class UserResource {
+
+    private final UserService users;
+
+    public UserResource(UserService users) {
+        this.users = users;
+    }
+
+    @GET
+    @Path("users/{uid}")
+    public Response get(@PathParam("uid") String uid) {
+        User user = users.get(Pids.parse("uid", uid));
+        return Response.ok(user).tag(new EntityTag(Long.toString(user.version()))).build();
+    }
+
+    @PUT
+    @Path("profiles/{pid}/user")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(4 * 1024)
+    public Response move(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            UserRequests.Move request) {
+        var id = Pids.parse("pid", pid);
+        long version = IfMatch.version(ifMatch);
+        if (request == null || request.uid() == null) {
+            throw ProblemException.badRequest("the body must name the user to move to: {\"uid\": ...}");
+        }
+        var moved = users.move(id, version, request.uid());
+        return Response.ok(moved).tag(ProfileResource.etag(moved)).build();
+    }
+
+    @POST
+    @Path("users/{uid}/merge")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(64 * 1024)
+    public UserResults.Merged merge(@PathParam("uid") String uid, UserRequests.Merge request) {
+        if (request == null || request.sources() == null) {
+            throw ProblemException.badRequest("the body must list the users to merge: {\"sources\": [...]}");
+        }
+        return users.merge(Pids.parse("uid", uid), request.sources());
+    }
+
+    @POST
+    @Path("users/{uid}/unmerge")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(4 * 1024)
+    public UserResults.Unmerged unmerge(@PathParam("uid") String uid, UserRequests.Unmerge request) {
+        if (request == null) {
+            throw ProblemException.badRequest("the body must name a source or a mergeId");
+        }
+        return users.unmerge(Pids.parse("uid", uid), request.source(), request.mergeId());
+    }
+}

@@ -1,0 +1,204 @@
+package io.profilestore.users;
+
+import static io.profilestore.testing.Api.assertProblem;
+import static io.profilestore.testing.Api.etag;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.SearchApi;
+import io.profilestore.testing.Stores;
+import io.profilestore.testing.TestStack;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Users as a client sees them: moves, merges, reads through a merged uid, unmerges, and search after each. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class UsersTest {
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(
+                    ConfigOverride.config("indexer.inProcess", "true"),
+                    ConfigOverride.config("users.maxProfilesPerUser", "6"),
+                    ConfigOverride.config("users.maxMergeSources", "3")));
+
+    Api api;
+    String phone;
+
+    @BeforeEach
+    void client() {
+        api = new Api(APP.getLocalPort());
+        phone = SearchApi.uniquePhone();
+    }
+
+    /** A user with n profiles; returns its uid and its pids. */
+    record Holder(UUID uid, List<UUID> pids) {
+    }
+
+    Holder user(int profiles) {
+        var first = api.create("{\"surname\": \"Орлова\", \"phones\": [\"" + phone + "\"]}");
+        assertThat(first.status()).as(first.body()).isEqualTo(201);
+        var uid = UUID.fromString(first.json().path("uid").asText());
+        var pids = new ArrayList<UUID>(List.of(first.pid()));
+        for (int i = 1; i < profiles; i++) {
+            var next = api.createFor(uid, "{\"surname\": \"Орлова\", \"phones\": [\"" + phone + "\"], \"n\": " + i + "}");
+            assertThat(next.status()).as(next.body()).isEqualTo(201);
+            pids.add(next.pid());
+        }
+        return new Holder(uid, pids);
+    }
+
+    List<UUID> profilesOf(Api.Reply user) {
+        var pids = new ArrayList<UUID>();
+        user.json().path("profiles").forEach(p -> pids.add(UUID.fromString(p.path("pid").asText())));
+        return pids;
+    }
+
+    /** Waits until search shows the profile under this uid. */
+    void awaitSearchShows(UUID pid, UUID uid) {
+        await("search shows " + pid + " under " + uid).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    for (JsonNode item : api.send("GET", "/v1/search?phone=" + phone.replaceAll("\\D", "") + "&limit=100",
+                            null, null, Map.of()).json().path("items")) {
+                        if (item.path("pid").asText().equals(pid.toString())) {
+                            return item.path("uid").asText().equals(uid.toString());
+                        }
+                    }
+                    return false;
+                });
+    }
+
+    @Test
+    void aProfileMovesToAnotherUser() {
+        var a = user(2);
+        var b = user(1);
+        var p = a.pids().get(0);
+
+        assertProblem(api.move(p, null, b.uid()), 428, "precondition-required");
+        assertProblem(api.move(p, etag(5), b.uid()), 412, "stale-version");
+        assertProblem(api.move(p, etag(1), UUID.randomUUID()), 422, "user-not-found");
+        var moved = api.move(p, etag(1), b.uid());
+
+        assertThat(moved.status()).as(moved.body()).isEqualTo(200);
+        assertThat(moved.etag()).isEqualTo("\"2\"");
+        assertThat(moved.json().path("uid").asText()).isEqualTo(b.uid().toString());
+        assertThat(profilesOf(api.user(a.uid()))).containsExactly(a.pids().get(1));
+        assertThat(profilesOf(api.user(b.uid()))).containsExactlyInAnyOrder(b.pids().get(0), p);
+        assertThat(Stores.pidsOfUser(a.uid())).containsExactly(a.pids().get(1));
+        awaitSearchShows(p, b.uid());
+    }
+
+    @Test
+    void aMergeAndItsUnmergeRestoreExactlyTheGrouping() {
+        var a = user(2);
+        var b = user(2);
+        var c = user(1);
+
+        var merged = api.merge(a.uid(), b.uid(), c.uid());
+
+        assertThat(merged.status()).as(merged.body()).isEqualTo(200);
+        var mergeId = UUID.fromString(merged.json().path("mergeId").asText());
+        assertThat(merged.json().path("moved").path(b.uid().toString()).size()).isEqualTo(2);
+        var throughB = api.user(b.uid());
+        assertThat(throughB.json().path("uid").asText()).isEqualTo(a.uid().toString());
+        assertThat(throughB.json().path("resolvedFrom").asText()).isEqualTo(b.uid().toString());
+        assertThat(profilesOf(throughB)).containsExactlyInAnyOrder(a.pids().get(0), a.pids().get(1), b.pids().get(0),
+                b.pids().get(1), c.pids().get(0));
+        assertThat(api.get(b.pids().get(0)).version()).isEqualTo(2);
+        assertThat(Stores.pidsOfUser(b.uid())).isEmpty();
+        awaitSearchShows(b.pids().get(1), a.uid());
+        assertProblem(api.createFor(b.uid(), "{}"), 409, "user-merged");
+
+        var unmerged = api.unmerge(a.uid(), b.uid());
+
+        assertThat(unmerged.status()).as(unmerged.body()).isEqualTo(200);
+        assertThat(unmerged.json().path("restored").path(b.uid().toString()).size()).isEqualTo(2);
+        assertThat(unmerged.json().path("skipped")).isEmpty();
+        var ownB = api.user(b.uid());
+        assertThat(ownB.json().path("uid").asText()).isEqualTo(b.uid().toString());
+        assertThat(ownB.json().has("resolvedFrom")).isFalse();
+        assertThat(profilesOf(ownB)).containsExactlyInAnyOrderElementsOf(b.pids());
+        assertThat(profilesOf(api.user(a.uid()))).containsExactlyInAnyOrder(a.pids().get(0), a.pids().get(1), c.pids().get(0));
+        assertThat(api.get(b.pids().get(0)).version()).isEqualTo(3);
+        awaitSearchShows(b.pids().get(1), b.uid());
+        assertThat(api.user(c.uid()).json().path("uid").asText()).as("c is still merged").isEqualTo(a.uid().toString());
+
+        var rest = api.unmergeById(a.uid(), mergeId);
+        assertThat(rest.status()).as(rest.body()).isEqualTo(200);
+        assertThat(rest.json().path("restored").path(c.uid().toString()).get(0).asText()).isEqualTo(c.pids().get(0).toString());
+        assertThat(profilesOf(api.user(a.uid()))).containsExactlyInAnyOrderElementsOf(a.pids());
+        assertProblem(api.unmerge(a.uid(), b.uid()), 404, "merge-not-found");
+    }
+
+    @Test
+    void anUnmergeLeavesWhatMovedOrWasErasedSinceAndSaysSo() {
+        var a = user(1);
+        var b = user(3);
+        var d = user(1);
+        assertThat(api.merge(a.uid(), b.uid()).status()).isEqualTo(200);
+        assertThat(api.delete(b.pids().get(0), etag(2)).status()).isEqualTo(204);
+        assertThat(api.move(b.pids().get(1), etag(2), d.uid()).status()).isEqualTo(200);
+
+        var unmerged = api.unmerge(a.uid(), b.uid());
+
+        assertThat(unmerged.status()).as(unmerged.body()).isEqualTo(200);
+        assertThat(unmerged.json().path("restored").path(b.uid().toString()).get(0).asText()).isEqualTo(b.pids().get(2).toString());
+        var skipped = new ArrayList<String>();
+        unmerged.json().path("skipped").forEach(s -> skipped.add(s.path("pid").asText() + " " + s.path("reason").asText()));
+        assertThat(skipped).anyMatch(s -> s.startsWith(b.pids().get(0) + " erased"))
+                .anyMatch(s -> s.startsWith(b.pids().get(1) + " moved to user " + d.uid()));
+        assertThat(profilesOf(api.user(b.uid()))).containsExactly(b.pids().get(2));
+        assertThat(profilesOf(api.user(d.uid()))).contains(b.pids().get(1));
+    }
+
+    @Test
+    void mergeChainsAreFollowedToTheirEnd() {
+        var a = user(1);
+        var b = user(1);
+        var c = user(1);
+        assertThat(api.merge(a.uid(), b.uid()).status()).isEqualTo(200);
+        assertThat(api.merge(c.uid(), a.uid()).status()).isEqualTo(200);
+
+        var throughB = api.user(b.uid());
+
+        assertThat(throughB.json().path("uid").asText()).isEqualTo(c.uid().toString());
+        assertThat(throughB.json().path("resolvedFrom").asText()).isEqualTo(b.uid().toString());
+        assertThat(profilesOf(throughB)).containsExactlyInAnyOrder(a.pids().get(0), b.pids().get(0), c.pids().get(0));
+        assertProblem(api.user(UUID.randomUUID()), 404, "user-not-found");
+    }
+
+    @Test
+    void mergesThatCannotBeAreRefusedAndChangeNothing() {
+        var a = user(3);
+        var b = user(3);
+        var c = user(1);
+        var d = user(1);
+        var e = user(1);
+
+        assertProblem(api.merge(a.uid(), a.uid()), 400, "invalid-request");
+        assertProblem(api.merge(a.uid(), b.uid(), b.uid()), 400, "invalid-request");
+        assertProblem(api.merge(a.uid(), b.uid(), c.uid(), d.uid(), e.uid()), 400, "invalid-request");
+        assertProblem(api.merge(a.uid(), UUID.randomUUID()), 422, "user-not-found");
+        assertProblem(api.merge(a.uid(), b.uid(), c.uid()), 422, "user-full");
+        assertThat(api.merge(c.uid(), d.uid()).status()).isEqualTo(200);
+        assertProblem(api.merge(a.uid(), d.uid()), 409, "conflict");
+        assertProblem(api.merge(d.uid(), e.uid()), 409, "user-merged");
+        for (var user : List.of(a, b, e)) {
+            assertThat(profilesOf(api.user(user.uid()))).as("unchanged").containsExactlyInAnyOrderElementsOf(user.pids());
+        }
+        var full = user(6);
+        assertProblem(api.createFor(full.uid(), "{}"), 422, "user-full");
+    }
+}
