@@ -57,6 +57,24 @@ public final class Stores {
         }
     }
 
+    /** The states of the merges and unmerges journaled with this target, oldest first. */
+    public static List<String> operationStates(UUID target) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement(
+                        "SELECT state FROM user_operation WHERE target_uid = ? ORDER BY recorded_at")) {
+            statement.setObject(1, target);
+            var states = new ArrayList<String>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    states.add(rows.getString(1));
+                }
+            }
+            return states;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The pids Cassandra lists for a user. */
     public static List<UUID> pidsOfUser(UUID uid) {
         var session = TestStack.backends().cassandra();
