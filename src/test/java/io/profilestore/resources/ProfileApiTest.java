@@ -333,6 +333,20 @@ class ProfileApiTest {
         }
 
         @Test
+        void aHundredFullSizeDocumentsGoInOneBatch() {
+            var pids = new ArrayList<UUID>();
+            for (int i = 0; i < 100; i++) {
+                pids.add(existing("{\"n\": " + i + "}"));
+            }
+            String large = "{\"blob\": \"" + "x".repeat(60_000) + "\"}";
+
+            var reply = api.batchUpdate(batch(pids, pid -> 1, large));
+
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            assertThat(api.get(pids.get(99)).json().path("data").path("blob").asText()).hasSize(60_000);
+        }
+
+        @Test
         void refusesDuplicatesEmptyAndOversizedBatches() {
             var pid = existing("{\"a\": 1}");
             var before = Snapshot.of(api, pid);
