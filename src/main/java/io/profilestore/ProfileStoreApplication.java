@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
@@ -14,7 +13,14 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.backends.Backends;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
+import io.profilestore.audit.AuditFilter;
+import io.profilestore.audit.AuditLog;
+import io.profilestore.auth.Security;
+import io.profilestore.cli.ApiKeyCommand;
+import io.profilestore.cli.AuditCommand;
 import io.profilestore.cli.IndexerCommand;
+import io.profilestore.cli.SecretsSubstitutor;
+import io.profilestore.resources.AuditResource;
 import io.profilestore.cli.MigrateCommand;
 import io.profilestore.cli.ReconcileCommand;
 import io.profilestore.cli.ReindexCommand;
@@ -75,11 +81,13 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
     public void initialize(Bootstrap<ProfileStoreConfiguration> bootstrap) {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 new FileOrClasspathConfigurationSourceProvider(),
-                new EnvironmentVariableSubstitutor(false)));
+                new SecretsSubstitutor()));
         bootstrap.addCommand(new MigrateCommand());
         bootstrap.addCommand(new IndexerCommand(this));
         bootstrap.addCommand(new ReindexCommand());
         bootstrap.addCommand(new ReconcileCommand());
+        bootstrap.addCommand(new ApiKeyCommand());
+        bootstrap.addCommand(new AuditCommand());
     }
 
     /**
@@ -116,6 +124,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         var names = NameNormalizer.standard();
 
         if (config.getRole() == ProfileStoreConfiguration.Role.API) {
+            Security.install(environment, config.getAuth());
+            var audit = new AuditLog(backends.postgres());
+            environment.jersey().register(new AuditFilter(audit));
+            environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
             var documents = new Documents(json, settings.getMaxDocumentBytes());
             var changes = new ChangeRunner(dao, locks, writePathProbe());

@@ -3,6 +3,7 @@ package io.profilestore;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.profilestore.auth.AuthSettings;
 import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
@@ -34,6 +35,20 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     private UserSettings users = new UserSettings();
+
+    @Valid
+    @NotNull
+    private AuthSettings auth = new AuthSettings();
+
+    @JsonProperty
+    public AuthSettings getAuth() {
+        return auth;
+    }
+
+    @JsonProperty
+    public void setAuth(AuthSettings auth) {
+        this.auth = auth;
+    }
 
     @JsonProperty
     public UserSettings getUsers() {

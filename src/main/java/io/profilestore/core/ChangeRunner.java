@@ -1,6 +1,8 @@
 package io.profilestore.core;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import io.profilestore.audit.AuditContext;
+import io.profilestore.audit.AuditLog;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.Journal;
 import io.profilestore.db.Lease;
@@ -79,7 +81,12 @@ public class ChangeRunner {
 
         public void commit(List<OutboxRecord> records, List<BoundStatement> statements, Journal journal) {
             long renewed = System.nanoTime();
-            locks.recordChange(lease, records, journal);
+            // who made the change goes into the audit trail in the same transaction as its record
+            var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()));
+            locks.recordChange(lease, records, connection -> {
+                journal.write(connection);
+                audit.write(connection);
+            });
             probe.recorded(lease);
             dao.apply(statements, lease.fence());
             written = true;

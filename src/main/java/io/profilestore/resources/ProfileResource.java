@@ -8,6 +8,8 @@ import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
 import io.profilestore.core.ProfileService;
 import io.profilestore.resources.problems.ProblemException;
+import io.profilestore.auth.Role;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -45,6 +47,7 @@ public class ProfileResource {
 
     @POST
     @Path("profiles")
+    @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response create(CreateProfileRequest request, @Context UriInfo uri) {
@@ -58,6 +61,7 @@ public class ProfileResource {
 
     @GET
     @Path("profiles/{pid}")
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
     public Response get(@PathParam("pid") String pid) {
         var profile = profiles.get(Pids.parse("pid", pid));
         return Response.ok(profile).tag(etag(profile)).build();
@@ -65,6 +69,7 @@ public class ProfileResource {
 
     @PUT
     @Path("profiles/{pid}")
+    @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response replace(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
@@ -77,6 +82,7 @@ public class ProfileResource {
 
     @PATCH
     @Path("profiles/{pid}")
+    @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MERGE_PATCH)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response patch(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
@@ -89,6 +95,7 @@ public class ProfileResource {
 
     @DELETE
     @Path("profiles/{pid}")
+    @RolesAllowed(Role.PLATFORM_NAME)
     public Response erase(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch) {
         var id = Pids.parse("pid", pid);
         profiles.erase(id, IfMatch.version(ifMatch));
@@ -97,6 +104,7 @@ public class ProfileResource {
 
     @POST
     @Path("profiles:batchUpdate")
+    @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(BATCH_BODY_LIMIT)
     public BatchUpdateResponse batchUpdate(BatchUpdateRequest request) {

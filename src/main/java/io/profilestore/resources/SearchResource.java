@@ -3,6 +3,8 @@ package io.profilestore.resources;
 import io.profilestore.api.SearchResponse;
 import io.profilestore.core.search.SearchService;
 import io.profilestore.resources.problems.ProblemException;
+import io.profilestore.auth.Role;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -21,6 +23,7 @@ public class SearchResource {
     }
 
     @GET
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
     public SearchResponse search(@QueryParam("surname") String surname, @QueryParam("firstName") String firstName,
             @QueryParam("patronymic") String patronymic, @QueryParam("birthDate") String birthDate,
             @QueryParam("phone") String phone, @QueryParam("document") String document,

@@ -5,6 +5,8 @@ import io.profilestore.api.UserRequests;
 import io.profilestore.api.UserResults;
 import io.profilestore.core.UserService;
 import io.profilestore.resources.problems.ProblemException;
+import io.profilestore.auth.Role;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -31,6 +33,7 @@ public class UserResource {
 
     @GET
     @Path("users/{uid}")
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
     public Response get(@PathParam("uid") String uid) {
         User user = users.get(Pids.parse("uid", uid));
         return Response.ok(user).tag(new EntityTag(Long.toString(user.version()))).build();
@@ -38,6 +41,7 @@ public class UserResource {
 
     @PUT
     @Path("profiles/{pid}/user")
+    @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
     public Response move(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
@@ -53,6 +57,7 @@ public class UserResource {
 
     @POST
     @Path("users/{uid}/merge")
+    @RolesAllowed(Role.ADMIN_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(64 * 1024)
     public UserResults.Merged merge(@PathParam("uid") String uid, UserRequests.Merge request) {
@@ -64,6 +69,7 @@ public class UserResource {
 
     @POST
     @Path("users/{uid}/unmerge")
+    @RolesAllowed(Role.ADMIN_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
     public UserResults.Unmerged unmerge(@PathParam("uid") String uid, UserRequests.Unmerge request) {

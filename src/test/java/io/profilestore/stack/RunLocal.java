@@ -35,6 +35,11 @@ public final class RunLocal {
         stack.endpoints().configOverrides().forEach((path, value) -> System.setProperty("dw." + path, value));
         // one process does it all locally: API, relay and indexer
         System.setProperty("dw.indexer.inProcess", "true");
+        // on a developer's machine the API answers without tokens (every caller has every role), unless asked
+        if (System.getenv("PROFILE_STORE_AUTH_ENABLED") == null) {
+            System.setProperty("dw.auth.enabled", "false");
+            System.out.println("authentication is off for this local run (PROFILE_STORE_AUTH_ENABLED=true turns it on)");
+        }
 
         var app = new LocalApplication();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

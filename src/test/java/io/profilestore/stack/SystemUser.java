@@ -14,13 +14,18 @@ final class SystemUser {
     private SystemUser() {
     }
 
-    /** The command prefix that runs a program as the service user (nothing when we are not root). */
+    /**
+     * The command prefix that runs a program as the service user (nothing when we are not root). setpriv, not
+     * runuser: it executes the program in its own place, so no parent process stays around that would stop
+     * itself when the tests freeze the service (SIGSTOP) and never come back.
+     */
     static List<String> runAs(StackSettings settings) {
         if (!Processes.isRoot()) {
             return List.of();
         }
         ensureExists(settings.serviceUser());
-        return List.of("runuser", "-u", settings.serviceUser(), "--");
+        return List.of("setpriv", "--reuid=" + settings.serviceUser(), "--regid=" + settings.serviceUser(),
+                "--init-groups", "--");
     }
 
     static void handOver(StackSettings settings, Path... paths) {

@@ -25,13 +25,22 @@ public final class Api {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String base;
+    private final String token;
 
+    /** A client with the tests' default credentials: an API key with the platform and admin roles. */
     public Api(int port) {
-        this("http://127.0.0.1:" + port);
+        this("http://127.0.0.1:" + port, TestAuth.PLATFORM_AND_ADMIN);
     }
 
-    public Api(String base) {
+    /** @param token the bearer token to send, or null for none */
+    public Api(String base, String token) {
         this.base = base;
+        this.token = token;
+    }
+
+    /** The same server, called with another token (null: without one). */
+    public Api as(String otherToken) {
+        return new Api(base, otherToken);
     }
 
     public record Reply(int status, HttpHeaders headers, String body) {
@@ -66,6 +75,9 @@ public final class Api {
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
+        }
+        if (token != null && !headers.containsKey("Authorization")) {
+            request.header("Authorization", "Bearer " + token);
         }
         headers.forEach(request::header);
         try {

@@ -72,6 +72,10 @@ public final class TestStack {
         var overrides = new ArrayList<ConfigOverride>();
         endpoints().configOverrides().forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
         overrides.add(ConfigOverride.randomPorts());
+        overrides.add(ConfigOverride.config("auth.apiKeysFile", TestAuth.keysFile().toString()));
+        overrides.add(ConfigOverride.config("auth.jwt.jwksFile", TestAuth.jwksFile().toString()));
+        overrides.add(ConfigOverride.config("auth.jwt.issuer", TestAuth.ISSUER));
+        overrides.add(ConfigOverride.config("auth.jwt.audience", TestAuth.AUDIENCE));
         overrides.addAll(List.of(more));
         return overrides.toArray(ConfigOverride[]::new);
     }

@@ -11,11 +11,16 @@ public class WebApplicationExceptionMapper implements ExceptionMapper<WebApplica
     @Override
     public Response toResponse(WebApplicationException exception) {
         var original = exception.getResponse();
+        if (original.hasEntity() && original.getEntity() instanceof Problem) {
+            return original; // a refusal that is a problem already (401 of the authentication filter)
+        }
         int status = original.getStatus();
         if (status >= 500) {
             return new UnexpectedExceptionMapper().toResponse(exception);
         }
         var problem = switch (status) {
+            case 401 -> Problem.of(401, "unauthorized", "Unauthorized", "send Authorization: Bearer with a valid token");
+            case 403 -> Problem.of(403, "forbidden", "Forbidden", "your roles do not allow this");
             case 404 -> Problem.of(404, "not-found", "Not found", "no resource at this path");
             case 405 -> Problem.of(405, "method-not-allowed", "Method not allowed",
                     "allowed here: " + String.join(", ", original.getAllowedMethods()));

@@ -1,0 +1,94 @@
+package io.profilestore.audit;
+
+import io.profilestore.db.Journal;
+import io.profilestore.db.PostgresUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** The audit trail in PostgreSQL. */
+public class AuditLog {
+
+    private static final String INSERT = """
+            INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """;
+
+    private final DataSource dataSource;
+
+    public AuditLog(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Writes a record and returns once it is committed. */
+    public void record(AuditEntry entry) {
+        try (Connection connection = dataSource.getConnection()) {
+            insert(connection, entry);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** The record of a change, written in the transaction that records the change. */
+    public static Journal journal(AuditEntry entry) {
+        return connection -> insert(connection, entry);
+    }
+
+    private static void insert(Connection connection, AuditEntry entry) throws SQLException {
+        try (var statement = connection.prepareStatement(INSERT)) {
+            statement.setString(1, entry.actor());
+            statement.setString(2, entry.actorKind());
+            statement.setArray(3, connection.createArrayOf("text", entry.roles().toArray()));
+            statement.setString(4, entry.action());
+            statement.setString(5, entry.request());
+            statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
+            statement.setInt(7, entry.status());
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Records, newest first, that match every criterion given (null: any): an actor, a profile among the pids,
+     * a time range; {@code beforeId} pages backwards.
+     */
+    public List<AuditEntry> query(String actor, UUID pid, Instant from, Instant to, Long beforeId, int limit) {
+        String sql = """
+                SELECT id, at, actor, actor_kind, roles, action, request, pids, status FROM audit_record
+                 WHERE (?::text IS NULL OR actor = ?::text)
+                   AND (?::uuid IS NULL OR pids @> ARRAY[?::uuid])
+                   AND (?::timestamptz IS NULL OR at >= ?::timestamptz)
+                   AND (?::timestamptz IS NULL OR at < ?::timestamptz)
+                   AND (?::bigint IS NULL OR id < ?::bigint)
+                 ORDER BY id DESC LIMIT ?
+                """;
+        try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(sql)) {
+            statement.setString(1, actor);
+            statement.setString(2, actor);
+            statement.setObject(3, pid);
+            statement.setObject(4, pid);
+            statement.setTimestamp(5, from == null ? null : Timestamp.from(from));
+            statement.setTimestamp(6, from == null ? null : Timestamp.from(from));
+            statement.setTimestamp(7, to == null ? null : Timestamp.from(to));
+            statement.setTimestamp(8, to == null ? null : Timestamp.from(to));
+            statement.setObject(9, beforeId);
+            statement.setObject(10, beforeId);
+            statement.setInt(11, limit);
+            var found = new ArrayList<AuditEntry>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    found.add(new AuditEntry(rows.getLong(1), rows.getTimestamp(2).toInstant(), rows.getString(3),
+                            rows.getString(4), List.of((String[]) rows.getArray(5).getArray()), rows.getString(6),
+                            rows.getString(7), List.of((UUID[]) rows.getArray(8).getArray()), rows.getInt(9)));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read the audit trail", e);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.profilestore.auth;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.Pattern;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * API keys: random tokens of 256 bits, of which the service knows only the SHA-256 (a slow hash buys nothing
+ * against a random secret of that size, and costs every request). A key is compared in constant time.
+ */
+public final class ApiKeys {
+
+    /** One key as configured: who it is, the hash of its token, its roles. */
+    public static class Entry {
+        @NotEmpty
+        private String name;
+
+        @NotEmpty
+        @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256:<64 hex digits> (see the apikey command)")
+        private String hash;
+
+        @NotEmpty
+        private List<String> roles = List.of();
+
+        @JsonProperty
+        public String getName() {
+            return name;
+        }
+
+        @JsonProperty
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        @JsonProperty
+        public String getHash() {
+            return hash;
+        }
+
+        @JsonProperty
+        public void setHash(String hash) {
+            this.hash = hash;
+        }
+
+        @JsonProperty
+        public List<String> getRoles() {
+            return roles;
+        }
+
+        @JsonProperty
+        public void setRoles(List<String> roles) {
+            this.roles = roles;
+        }
+    }
+
+    private record Key(String name, byte[] hash, Set<Role> roles) {
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String PREFIX = "psk_";
+
+    private final List<Key> keys;
+
+    public ApiKeys(List<Entry> entries) {
+        this.keys = entries.stream()
+                .map(e -> new Key(e.getName(), HexFormat.of().parseHex(e.getHash().substring("sha256:".length())),
+                        e.getRoles().stream().map(Role::of).collect(Collectors.toUnmodifiableSet())))
+                .toList();
+    }
+
+    /** The caller a token belongs to; every key is compared, so the time taken says nothing about which matched. */
+    public Optional<Caller> authenticate(String token) {
+        byte[] hash = sha256(token);
+        Key found = null;
+        for (var key : keys) {
+            if (MessageDigest.isEqual(key.hash(), hash)) {
+                found = key;
+            }
+        }
+        return found == null ? Optional.empty() : Optional.of(new Caller(found.name(), Caller.Kind.API_KEY, found.roles()));
+    }
+
+    /** A new random key and the hash to configure for it. */
+    public static String[] generate() {
+        byte[] secret = new byte[32];
+        RANDOM.nextBytes(secret);
+        String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        return new String[] {token, hash(token)};
+    }
+
+    /** The configuration's form of a token's hash: {@code sha256:<hex>}. */
+    public static String hash(String token) {
+        return "sha256:" + HexFormat.of().formatHex(sha256(token));
+    }
+
+    private static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JVM has no SHA-256", e);
+        }
+    }
+}

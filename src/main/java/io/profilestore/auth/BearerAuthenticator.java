@@ -1,0 +1,62 @@
+package io.profilestore.auth;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.dropwizard.auth.Authenticator;
+import io.dropwizard.auth.Authorizer;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A bearer token is a JWT (three dot-separated parts) or an API key; either gives the caller and its roles, and
+ * a role check is a set lookup.
+ */
+public final class BearerAuthenticator implements Authenticator<String, Caller>, Authorizer<Caller> {
+
+    private final ApiKeys keys;
+    private final JwtVerifier jwt;
+
+    public BearerAuthenticator(ApiKeys keys, JwtVerifier jwt) {
+        this.keys = keys;
+        this.jwt = jwt;
+    }
+
+    public static BearerAuthenticator of(AuthSettings settings) {
+        var entries = new ArrayList<>(settings.getApiKeys());
+        if (settings.getApiKeysFile() != null) {
+            entries.addAll(readKeys(settings.getApiKeysFile()));
+        }
+        return new BearerAuthenticator(new ApiKeys(entries),
+                settings.getJwt() == null ? null : new JwtVerifier(settings.getJwt()));
+    }
+
+    private static List<ApiKeys.Entry> readKeys(String path) {
+        try {
+            return new ObjectMapper(new YAMLFactory()).readValue(new File(path), new TypeReference<List<ApiKeys.Entry>>() { });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the API keys file " + path, e);
+        }
+    }
+
+    @Override
+    public Optional<Caller> authenticate(String token) {
+        if (token == null || token.isBlank() || token.length() > 8192) {
+            return Optional.empty();
+        }
+        if (token.chars().filter(c -> c == '.').count() == 2) {
+            return jwt == null ? Optional.empty() : jwt.authenticate(token);
+        }
+        return keys.authenticate(token);
+    }
+
+    @Override
+    public boolean authorize(Caller caller, String role, ContainerRequestContext request) {
+        return caller.roles().stream().anyMatch(r -> r.roleName().equals(role));
+    }
+}

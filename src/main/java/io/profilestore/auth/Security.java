@@ -1,0 +1,117 @@
+package io.profilestore.auth;
+
+import io.dropwizard.auth.AuthDynamicFeature;
+import io.dropwizard.auth.AuthValueFactoryProvider;
+import io.dropwizard.auth.UnauthorizedHandler;
+import io.dropwizard.auth.oauth.OAuthCredentialAuthFilter;
+import io.dropwizard.core.setup.Environment;
+import io.profilestore.api.Problem;
+import jakarta.annotation.Priority;
+import jakarta.servlet.DispatcherType;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.security.Principal;
+import java.util.EnumSet;
+import org.glassfish.jersey.server.filter.RolesAllowedDynamicFeature;
+
+/**
+ * Puts authentication and authorization in place: bearer tokens on the API (every resource method says which
+ * roles it allows), the same tokens with the admin role on the admin port's tasks, security headers on every
+ * answer.
+ */
+public final class Security {
+
+    public static final String REALM = "profile-store";
+
+    private Security() {
+    }
+
+    public static void install(Environment environment, AuthSettings settings) {
+        var jersey = environment.jersey();
+        if (settings.isEnabled()) {
+            var authenticator = BearerAuthenticator.of(settings);
+            jersey.register(new AuthDynamicFeature(new OAuthCredentialAuthFilter.Builder<Caller>()
+                    .setAuthenticator(authenticator)
+                    .setAuthorizer(authenticator)
+                    .setPrefix("Bearer")
+                    .setRealm(REALM)
+                    .setUnauthorizedHandler(new UnauthorizedHandler() {
+                        @Override
+                        public Response buildResponse(String prefix, String realm) {
+                            return unauthorized();
+                        }
+                    })
+                    .buildAuthFilter()));
+            environment.admin().addFilter("task-auth", new TaskAuthFilter(authenticator))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
+        } else {
+            jersey.register(new AnonymousCaller());
+        }
+        jersey.register(RolesAllowedDynamicFeature.class);
+        jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
+        jersey.register(new SecurityHeaders());
+    }
+
+    static Response unauthorized() {
+        return Response.status(401)
+                .header("WWW-Authenticate", "Bearer realm=\"" + REALM + "\"")
+                .type(Problem.MEDIA)
+                .entity(Problem.of(401, "unauthorized", "Unauthorized",
+                        "send Authorization: Bearer with an API key or a valid, unexpired JWT"))
+                .build();
+    }
+
+    /** With authentication off, every request is the anonymous caller, who has every role. */
+    @Priority(Priorities.AUTHENTICATION)
+    static final class AnonymousCaller implements ContainerRequestFilter {
+        @Override
+        public void filter(ContainerRequestContext request) {
+            boolean secure = request.getSecurityContext() != null && request.getSecurityContext().isSecure();
+            request.setSecurityContext(new SecurityContext() {
+                @Override
+                public Principal getUserPrincipal() {
+                    return Caller.ANONYMOUS;
+                }
+
+                @Override
+                public boolean isUserInRole(String role) {
+                    return true;
+                }
+
+                @Override
+                public boolean isSecure() {
+                    return secure;
+                }
+
+                @Override
+                public String getAuthenticationScheme() {
+                    return "none";
+                }
+            });
+        }
+    }
+
+    /**
+     * Answers about people's data are for the caller alone: not cached anywhere, not sniffed, not framed, not
+     * referred.
+     */
+    static final class SecurityHeaders implements ContainerResponseFilter {
+        @Override
+        public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+            var headers = response.getHeaders();
+            headers.putSingle("Cache-Control", "no-store");
+            headers.putSingle("X-Content-Type-Options", "nosniff");
+            headers.putSingle("X-Frame-Options", "DENY");
+            headers.putSingle("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+            headers.putSingle("Referrer-Policy", "no-referrer");
+            if (request.getSecurityContext() != null && request.getSecurityContext().isSecure()) {
+                headers.putSingle("Strict-Transport-Security", "max-age=31536000");
+            }
+        }
+    }
+}

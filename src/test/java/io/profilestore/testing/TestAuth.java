@@ -1,0 +1,105 @@
+package io.profilestore.testing;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.profilestore.auth.ApiKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The credentials of the test run: an API key per role (and one with platform and admin, which the tests use
+ * unless they say otherwise), in a keys file like production mounts; and an RSA key set standing in for an OIDC
+ * provider, to mint JWTs.
+ */
+public final class TestAuth {
+
+    public static final String ISSUER = "https://issuer.profile-store.test";
+    public static final String AUDIENCE = "profile-store";
+
+    public static final String PLATFORM = "psk_test-platform-0123456789abcdefghijklmnopqrstuv";
+    public static final String OPERATOR = "psk_test-operator-0123456789abcdefghijklmnopqrstuv";
+    public static final String ADMIN = "psk_test-admin-0123456789abcdefghijklmnopqrstuvwxyz";
+    public static final String PLATFORM_AND_ADMIN = "psk_test-everything-0123456789abcdefghijklmnopqrstu";
+
+    private static final Map<String, List<String>> KEYS = Map.of(
+            "test-platform", List.of("platform"),
+            "test-operator", List.of("operator"),
+            "test-admin", List.of("admin"),
+            "test-platform-admin", List.of("platform", "admin"));
+    private static final Map<String, String> TOKENS = Map.of(
+            "test-platform", PLATFORM,
+            "test-operator", OPERATOR,
+            "test-admin", ADMIN,
+            "test-platform-admin", PLATFORM_AND_ADMIN);
+
+    private static Path keysFile;
+    private static Path jwksFile;
+    private static RSAKey signingKey;
+
+    private TestAuth() {
+    }
+
+    /** The keys file: names, hashes and roles, never the tokens. */
+    public static synchronized Path keysFile() {
+        if (keysFile == null) {
+            var yaml = new StringBuilder();
+            KEYS.forEach((name, roles) -> yaml.append("- name: ").append(name).append('\n')
+                    .append("  hash: ").append(ApiKeys.hash(TOKENS.get(name))).append('\n')
+                    .append("  roles: ").append(roles).append('\n'));
+            keysFile = write("profile-store-test-keys", ".yml", yaml.toString());
+        }
+        return keysFile;
+    }
+
+    /** The public half of the signing key, as the provider's jwks_uri would serve it. */
+    public static synchronized Path jwksFile() {
+        if (jwksFile == null) {
+            try {
+                signingKey = new RSAKeyGenerator(2048).keyID("test-key").generate();
+            } catch (JOSEException e) {
+                throw new IllegalStateException(e);
+            }
+            jwksFile = write("profile-store-test-jwks", ".json", new JWKSet(signingKey.toPublicJWK()).toString());
+        }
+        return jwksFile;
+    }
+
+    /** A signed JWT for the subject with these roles, valid for the given time (negative: expired). */
+    public static String jwt(String subject, List<String> roles, Duration validFor) {
+        jwksFile();
+        var claims = new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).audience(AUDIENCE)
+                .claim("roles", roles).issueTime(new Date()).expirationTime(Date.from(Instant.now().plus(validFor))).build();
+        var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).build(), claims);
+        try {
+            jwt.sign(new RSASSASigner(signingKey));
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+        return jwt.serialize();
+    }
+
+    private static Path write(String prefix, String suffix, String content) {
+        try {
+            var file = Files.createTempFile(prefix, suffix);
+            Files.writeString(file, content);
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
