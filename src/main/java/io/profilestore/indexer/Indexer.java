@@ -224,7 +224,9 @@ public class Indexer implements Managed {
                 var rejected = new HashMap<UUID, String>();
                 for (var result : results) {
                     if (result.outcome() == SearchIndex.Outcome.REJECTED) {
-                        rejected.put(result.write().pid(), result.reason());
+                        // the error type only: Elasticsearch's reasons quote the document's values
+                        String reason = result.reason();
+                        rejected.put(result.write().pid(), reason == null ? "rejected" : reason.split(":", 2)[0]);
                     }
                 }
                 failingSince.set(null);
@@ -239,7 +241,7 @@ public class Indexer implements Managed {
             } catch (java.io.UncheckedIOException e) {
                 // a profile whose data is not JSON: nothing to retry; its messages are dead-lettered
                 var bad = new HashMap<UUID, String>();
-                pids.forEach(pid -> bad.put(pid, e.getMessage()));
+                pids.forEach(pid -> bad.put(pid, "stored data that is not JSON"));
                 return bad;
             }
         }

@@ -84,7 +84,9 @@ public class Reconciler {
             var failed = results.stream().filter(r -> r.outcome() == SearchIndex.Outcome.REJECTED
                     || r.outcome() == SearchIndex.Outcome.STALE).toList();
             out.printf("reconcile: repaired %d profile(s) from Cassandra%n", results.size() - failed.size());
-            failed.forEach(r -> out.printf("  not repaired %s: %s %s%n", r.write().pid(), r.outcome(), r.reason()));
+            // the error type only: Elasticsearch's reasons quote the document's values
+            failed.forEach(r -> out.printf("  not repaired %s: %s %s%n", r.write().pid(), r.outcome(),
+                    r.reason() == null ? "" : r.reason().split(":", 2)[0]));
         }
         out.flush();
         return drift;

@@ -39,6 +39,10 @@ class ProfileInputTest {
 
     static final String SECRET = "Гуревич";
 
+    static {
+        io.profilestore.testing.PersonalData.note(SECRET);
+    }
+
     Api api;
     UUID pid;
     ProfileApiTest.Snapshot before;

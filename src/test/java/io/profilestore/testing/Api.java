@@ -38,6 +38,11 @@ public final class Api {
         this.token = token;
     }
 
+    /** The same host on another port (the admin port), with the same token. */
+    public Api onPort(int port) {
+        return new Api(base.substring(0, base.lastIndexOf(':')) + ":" + port, token);
+    }
+
     /** The same server, called with another token (null: without one). */
     public Api as(String otherToken) {
         return new Api(base, otherToken);
@@ -71,6 +76,7 @@ public final class Api {
     }
 
     public Reply send(String method, String path, String contentType, String body, Map<String, String> headers) {
+        PersonalData.noteBody(body);
         var request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {

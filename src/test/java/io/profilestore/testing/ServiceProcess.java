@@ -70,7 +70,10 @@ public final class ServiceProcess implements AutoCloseable {
             env.putAll(Faketime.environment(clockOffset));
         }
         env.putAll(environment);
-        Path log = Files.createTempFile("profile-store-instance-", ".log");
+        // beside the test reports: the log scan after the tests reads them too
+        Path logs = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "instance-logs");
+        Files.createDirectories(logs);
+        Path log = Files.createTempFile(logs, "instance-", ".log");
         var instance = new ServiceProcess(builder.start(), port, adminPort, log);
         instance.pumpOutput();
         try {
