@@ -109,6 +109,7 @@ class ProfileInputTest {
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/v1/profiles/" + pid))
                 .header("Content-Type", "application/json")
                 .header("If-Match", etag(1))
+                .header("Authorization", "Bearer " + io.profilestore.testing.TestAuth.PLATFORM_AND_ADMIN)
                 .method("PUT", body)
                 .build();
 
