@@ -72,6 +72,44 @@ public class ProfileService {
         });
     }
 
+    /**
+     * Creates up to a batch of profiles, each under a new user, all or none: one lock statement, one outbox
+     * transaction, one logged batch. The bulk path of imports.
+     */
+    public List<Profile> createMany(List<JsonNode> datas) {
+        if (datas.isEmpty()) {
+            throw new InvalidDocumentException("profiles must hold at least one profile");
+        }
+        if (datas.size() > maxBatchSize) {
+            throw new InvalidDocumentException("a batch may create at most " + maxBatchSize + " profiles, not " + datas.size());
+        }
+        var documentsToStore = datas.stream().map(documents::compact).toList();
+        var pids = new ArrayList<UUID>();
+        var uids = new ArrayList<UUID>();
+        var entities = new ArrayList<String>();
+        for (int i = 0; i < datas.size(); i++) {
+            pids.add(UUID.randomUUID());
+            uids.add(UUID.randomUUID());
+            entities.add(EntityLocks.profile(pids.get(i)));
+            entities.add(EntityLocks.user(uids.get(i)));
+        }
+        return underLock(entities, change -> {
+            var lease = change.lease();
+            var at = lease.timestamp();
+            var statements = new ArrayList<BoundStatement>();
+            var records = new ArrayList<OutboxRecord>();
+            var created = new ArrayList<Profile>();
+            for (int i = 0; i < pids.size(); i++) {
+                var row = new ProfileRow(pids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence());
+                statements.addAll(List.of(dao.putProfile(row), dao.linkProfile(row.uid(), row.pid()), dao.putUser(row.uid(), at)));
+                records.add(OutboxRecord.profile(row.pid(), 1, lease.fence()));
+                created.add(toProfile(row));
+            }
+            change.commit(records, statements);
+            return created;
+        });
+    }
+
     public Profile replace(UUID pid, long expectedVersion, JsonNode data) {
         String document = documents.compact(data);
         return change(pid, expectedVersion, current -> document);

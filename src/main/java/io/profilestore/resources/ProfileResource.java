@@ -1,6 +1,8 @@
 package io.profilestore.resources;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.profilestore.api.BatchCreateRequest;
+import io.profilestore.api.BatchCreateResponse;
 import io.profilestore.api.BatchUpdateRequest;
 import io.profilestore.api.BatchUpdateResponse;
 import io.profilestore.api.CreateProfileRequest;
@@ -100,6 +102,21 @@ public class ProfileResource {
         var id = Pids.parse("pid", pid);
         profiles.erase(id, IfMatch.version(ifMatch));
         return Response.noContent().build();
+    }
+
+    @POST
+    @Path("profiles:batchCreate")
+    @RolesAllowed(Role.PLATFORM_NAME)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(BATCH_BODY_LIMIT)
+    public Response batchCreate(BatchCreateRequest request) {
+        var body = required(request);
+        if (body.profiles() == null || body.profiles().stream().anyMatch(java.util.Objects::isNull)) {
+            throw ProblemException.badRequest("profiles is required: a list of {data}");
+        }
+        var created = profiles.createMany(body.profiles().stream().map(BatchCreateRequest.New::data).toList());
+        return Response.status(201).entity(new BatchCreateResponse(created.stream()
+                .map(p -> new BatchCreateResponse.Created(p.pid(), p.uid(), p.version())).toList())).build();
     }
 
     @POST

@@ -81,6 +81,8 @@ class AuthMatrixTest {
                 new Endpoint("PUT /v1/profiles/{pid}", platform, api -> api.put(profile(), etag(1), "{\"a\": 1}")),
                 new Endpoint("PATCH /v1/profiles/{pid}", platform, api -> api.patch(profile(), etag(1), "{\"a\": 1}")),
                 new Endpoint("DELETE /v1/profiles/{pid}", platform, api -> api.delete(profile(), etag(1))),
+                new Endpoint("POST /v1/profiles:batchCreate", platform, api -> api.batchCreate(
+                        "{\"profiles\": [{\"data\": {}}]}")),
                 new Endpoint("POST /v1/profiles:batchUpdate", platform, api -> api.batchUpdate(
                         "{\"updates\": [{\"pid\": \"" + profile() + "\", \"version\": 1, \"data\": {}}]}")),
                 new Endpoint("PUT /v1/profiles/{pid}/user", platform, api -> api.move(profile(), etag(1), user())),

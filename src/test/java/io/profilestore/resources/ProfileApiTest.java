@@ -253,6 +253,52 @@ class ProfileApiTest {
     }
 
     @Nested
+    class BatchCreate {
+        String batch(List<String> datas) {
+            return datas.stream().map(data -> "{\"data\": " + data + "}")
+                    .collect(Collectors.joining(", ", "{\"profiles\": [", "]}"));
+        }
+
+        @Test
+        void createsEachProfileUnderItsOwnNewUserInTheOrderSent() {
+            var reply = api.batchCreate(batch(List.of("{\"n\": 0}", "{\"n\": 1}", "{\"n\": 2}")));
+
+            assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+            var created = reply.json().path("created");
+            assertThat(created).hasSize(3);
+            var uids = new java.util.HashSet<String>();
+            for (int i = 0; i < 3; i++) {
+                var pid = UUID.fromString(created.get(i).path("pid").asText());
+                var uid = UUID.fromString(created.get(i).path("uid").asText());
+                assertThat(created.get(i).path("version").asLong()).isEqualTo(1);
+                var read = api.get(pid);
+                assertThat(read.etag()).isEqualTo("\"1\"");
+                assertThat(read.json().path("data").path("n").asInt()).isEqualTo(i);
+                assertThat(read.json().path("uid").asText()).isEqualTo(uid.toString());
+                assertThat(Stores.pidsOfUser(uid)).containsExactly(pid);
+                assertThat(api.user(uid).status()).isEqualTo(200);
+                assertThat(Stores.outboxVersions(pid)).containsExactly(1L);
+                uids.add(uid.toString());
+            }
+            assertThat(uids).hasSize(3);
+        }
+
+        @Test
+        void oneBadDocumentRefusesTheWholeBatch() {
+            long before = Stores.lastOutboxId();
+
+            assertProblem(api.batchCreate(batch(List.of("{\"n\": 0}", "[1, 2]"))), 400, "invalid-document");
+            assertProblem(api.batchCreate(batch(List.of("{\"n\": 0}", "null"))), 400, "invalid-document");
+            assertProblem(api.batchCreate("{\"profiles\": [{\"data\": {}}, null]}"), 400, "bad-request");
+            assertProblem(api.batchCreate("{\"profiles\": []}"), 400, "invalid-document");
+            assertProblem(api.batchCreate("{}"), 400, "bad-request");
+            assertProblem(api.batchCreate(batch(java.util.Collections.nCopies(101, "{}"))), 400, "invalid-document");
+
+            assertThat(Stores.lastOutboxId()).as("nothing was recorded").isEqualTo(before);
+        }
+    }
+
+    @Nested
     class BatchUpdate {
         List<UUID> tenProfiles() {
             var pids = new ArrayList<UUID>();

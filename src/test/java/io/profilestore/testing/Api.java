@@ -142,6 +142,10 @@ public final class Api {
         return send("POST", "/v1/users/" + target + "/unmerge", "application/json", "{\"mergeId\": \"" + mergeId + "\"}", Map.of());
     }
 
+    public Reply batchCreate(String body) {
+        return send("POST", "/v1/profiles:batchCreate", "application/json", body, Map.of());
+    }
+
     public Reply batchUpdate(String body) {
         return send("POST", "/v1/profiles:batchUpdate", "application/json", body, Map.of());
     }

@@ -32,6 +32,18 @@ public final class Stores {
         }
     }
 
+    /** The id of the last change recorded in the outbox: unchanged across a request that wrote nothing. */
+    public static long lastOutboxId() {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement("SELECT coalesce(max(id), 0) FROM outbox");
+                var rows = statement.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Takes the lock of a profile the way another request would, for the given lease. */
     public static Lease lockProfile(UUID pid, Duration lease) {
         return locks(lease).acquire(List.of(EntityLocks.profile(pid)));
