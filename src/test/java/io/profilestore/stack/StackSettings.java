@@ -20,6 +20,7 @@ public record StackSettings(
         int cassandraPort,
         int cassandraStoragePort,
         String cassandraHeap,
+        boolean cassandraFullJit,
         int elasticsearchPort,
         int elasticsearchTransportPort,
         String elasticsearchHeap,
@@ -58,6 +59,7 @@ public record StackSettings(
                 read.port("PROFILE_STORE_CASSANDRA_PORT", 19042),
                 read.port("PROFILE_STORE_CASSANDRA_STORAGE_PORT", 17000),
                 read.heap("PROFILE_STORE_CASSANDRA_HEAP", "512m"),
+                read.choice("PROFILE_STORE_CASSANDRA_JIT", "quick", "full").equals("full"),
                 read.port("PROFILE_STORE_ELASTICSEARCH_PORT", 19200),
                 read.port("PROFILE_STORE_ELASTICSEARCH_TRANSPORT_PORT", 19300),
                 read.heap("PROFILE_STORE_ELASTICSEARCH_HEAP", "512m"),
@@ -105,6 +107,14 @@ public record StackSettings(
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(name + " must be a number, not '" + value + "'");
             }
+        }
+
+        String choice(String name, String fallback, String other) {
+            String value = text(name, fallback);
+            if (!value.equals(fallback) && !value.equals(other)) {
+                throw new IllegalArgumentException(name + " must be " + fallback + " or " + other + ", not '" + value + "'");
+            }
+            return value;
         }
 
         int port(String name, int fallback) {

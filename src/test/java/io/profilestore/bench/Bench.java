@@ -1,0 +1,423 @@
+package io.profilestore.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.ibm.icu.text.Transliterator;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.core.search.SearchCriteria;
+import io.profilestore.db.SearchIndex;
+import io.profilestore.testing.TestAuth;
+import io.profilestore.testing.TestStack;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+
+/**
+ * The benchmark: loads profiles through the API, then measures every scenario of the README's "Benchmarks" at
+ * fixed rates, side by side with the backends alone and a PostgreSQL-only baseline, and writes the report.
+ *
+ * <pre>
+ * ./bench/run --profiles 1000000                       # the full run (see bench/README.md)
+ * ./bench/run --quick                                  # a few thousand profiles, a few seconds per scenario
+ * </pre>
+ */
+public final class Bench {
+
+    /**
+     * What to run. {@code scale} multiplies every rate (the quick run uses less). {@code reuse}: profiles an earlier
+     * run loaded are used again (the quick run loads its few every time, so that it measures the import too).
+     */
+    record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
+            String command) {
+
+        static Options parse(String[] args) {
+            int profiles = 1_000_000;
+            long seed = 20261130;
+            Duration warmup = Duration.ofSeconds(20);
+            Duration duration = Duration.ofSeconds(60);
+            double scale = 1;
+            Path out = Path.of("bench/results/" + LocalDate.now());
+            boolean reuse = true;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--profiles" -> profiles = Integer.parseInt(args[++i]);
+                    case "--seed" -> seed = Long.parseLong(args[++i]);
+                    case "--warmup" -> warmup = Duration.ofSeconds(Long.parseLong(args[++i]));
+                    case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(args[++i]));
+                    case "--scale" -> scale = Double.parseDouble(args[++i]);
+                    case "--out" -> out = Path.of(args[++i]);
+                    case "--quick" -> {
+                        profiles = 3_000;
+                        warmup = Duration.ofSeconds(2);
+                        duration = Duration.ofSeconds(4);
+                        scale = 0.2;
+                        out = Path.of("target/bench-quick");
+                        reuse = false;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            return new Options(profiles, seed, warmup, duration, scale, out, reuse, String.join(" ", args));
+        }
+    }
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) throws Exception {
+        var report = run(Options.parse(args));
+        System.out.println("report: " + report.toAbsolutePath());
+        System.exit(0);
+    }
+
+    static Path run(Options options) throws Exception {
+        TestStack.stack();
+        var app = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
+                TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true"),
+                        ConfigOverride.config("logging.level", "WARN"),
+                        // a request log line for each of a million requests is not what is measured
+                        ConfigOverride.config("server.requestLog.appenders[0].type", "file"),
+                        ConfigOverride.config("server.requestLog.appenders[0].currentLogFilename", "target/bench-requests.log"),
+                        ConfigOverride.config("server.requestLog.appenders[0].archive", "false"),
+                        ConfigOverride.config("postgres.maxPoolSize", "32")));
+        app.before();
+        var pool = Executors.newFixedThreadPool(64);
+        var bench = new Bench(options, app, pool);
+        try (var http = bench.http) {
+            return bench.runAll();
+        } finally {
+            pool.shutdownNow();
+            app.after();
+        }
+    }
+
+    private final Options options;
+    private final DropwizardTestSupport<ProfileStoreConfiguration> app;
+    private final ExecutorService pool;
+    private final BenchHttp http;
+    private final List<Load.Result> results = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private final Transliterator romanize = Transliterator.getInstance("Russian-Latin/BGN");
+    private final NameNormalizer names = NameNormalizer.standard();
+
+    private Bench(Options options, DropwizardTestSupport<ProfileStoreConfiguration> app, ExecutorService pool) {
+        this.options = options;
+        this.app = app;
+        this.pool = pool;
+        this.http = new BenchHttp(URI.create("http://127.0.0.1:" + app.getLocalPort()));
+    }
+
+    private double rate(double full) {
+        return Math.max(1, full * options.scale());
+    }
+
+    private Path runAll() throws Exception {
+        var dataset = load();
+        var postgres = PostgresBaseline.prepare(TestStack.backends().postgres(), dataset, names);
+        var updatable = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
+        var updatableForMix = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
+        awaitIndexed();
+
+        var random = ThreadLocalRandom.current();
+        var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
+        run(Load.openLoop(Report.HTTP_FLOOR, rate(500), options.warmup(), options.duration(),
+                () -> http.get(ping).thenApply(SimpleHttpResponse::getCode)));
+        run(Load.openLoop("GET /v1/profiles/{pid}", rate(500), options.warmup(), options.duration(),
+                () -> get("/v1/profiles/" + dataset.pids.get(random.nextInt(dataset.size)))));
+        run(Load.openLoop("raw Cassandra read, QUORUM", rate(500), options.warmup(), options.duration(),
+                () -> CassandraBaseline.read(dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size)))));
+        run(Load.openLoop("PostgreSQL baseline: read by pk", rate(500), options.warmup(), options.duration(),
+                () -> async(() -> postgres.read(dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size))))));
+
+        run(Load.openLoop("PUT /v1/profiles/{pid} with If-Match", rate(100), options.warmup(), options.duration(),
+                () -> put(updatable)));
+        run(Load.openLoop("PostgreSQL baseline: update with version check", rate(100), options.warmup(), options.duration(),
+                () -> async(() -> postgres.update(dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size))))));
+
+        run(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(), () ->
+                ThreadLocalRandom.current().nextInt(10) == 0 ? put(updatableForMix)
+                        : get("/v1/profiles/" + dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size)))));
+
+        run(Load.openLoop("GET /v1/search surname prefix", rate(50), options.warmup(), options.duration(),
+                () -> get("/v1/search?limit=20&surname=" + encode(surnamePrefix(dataset)))));
+        run(Load.openLoop("raw Elasticsearch surname prefix query", rate(50), options.warmup(), options.duration(),
+                () -> async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(surnamePrefix(dataset)),
+                        null, null, null, null, null)))));
+        run(Load.openLoop("PostgreSQL baseline: surname prefix", rate(50), options.warmup(), options.duration(),
+                () -> async(() -> postgres.surnamePrefix(names.read(surnamePrefix(dataset)).words().get(0).iterator().next()))));
+
+        run(Load.openLoop("GET /v1/search exact phone", rate(50), options.warmup(), options.duration(),
+                () -> get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)])));
+        run(Load.openLoop("raw Elasticsearch exact phone query", rate(50), options.warmup(), options.duration(),
+                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null,
+                        dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)], null)))));
+        run(Load.openLoop("PostgreSQL baseline: exact phone", rate(50), options.warmup(), options.duration(),
+                () -> async(() -> postgres.phone(dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]))));
+
+        run(indexLag());
+        return Report.write(options, results, notes);
+    }
+
+    private void run(Load.Result result) {
+        results.add(result);
+        System.out.printf("%-50s p50 %6.2f ms  p99 %7.2f ms  %7.1f/s  errors %d%s%n", result.scenario(),
+                result.latencies().getValueAtPercentile(50) / 1000.0, result.latencies().getValueAtPercentile(99) / 1000.0,
+                result.throughput(), result.errors(), result.firstError() == null ? "" : " (" + result.firstError() + ")");
+    }
+
+    /** Loads the dataset through the bulk path (or finds it loaded by an earlier run), measuring both write paths. */
+    private Dataset load() throws Exception {
+        Path stackDir = io.profilestore.stack.StackSettings.fromEnvironment().dir();
+        var loaded = options.reuse() ? Dataset.loaded(stackDir, options.seed(), options.profiles()) : null;
+        if (loaded != null && profileExists(loaded.pids.get(loaded.size - 1))) {
+            notes.add(String.format("%,d profiles were loaded by an earlier run (seed %d); the bulk import was not measured again",
+                    loaded.size, loaded.seed));
+            return loaded;
+        }
+        var dataset = Dataset.generated(options.seed(), options.profiles());
+        var generator = dataset.generator();
+        var pids = new UUID[options.profiles()];
+        var next = new AtomicInteger();
+        var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
+        var errors = new AtomicLong();
+        int batch = 100;
+        int clients = 6;
+        long started = System.nanoTime();
+        var loops = new ArrayList<CompletableFuture<Void>>();
+        for (int c = 0; c < clients; c++) {
+            loops.add(CompletableFuture.runAsync(() -> {
+                while (true) {
+                    int from;
+                    var body = new StringBuilder("{\"profiles\": [");
+                    synchronized (generator) {
+                        from = next.getAndAdd(batch);
+                        if (from >= options.profiles()) {
+                            return;
+                        }
+                        for (int i = from; i < Math.min(from + batch, options.profiles()); i++) {
+                            body.append(i == from ? "" : ",").append("{\"data\": ").append(generator.next()).append('}');
+                        }
+                    }
+                    body.append("]}");
+                    long sent = System.nanoTime();
+                    var reply = post("/v1/profiles:batchCreate", body.toString()).join();
+                    latencies.recordValue((System.nanoTime() - sent) / 1000);
+                    if (reply.getCode() != 201) {
+                        errors.incrementAndGet();
+                        throw new IllegalStateException("batch create answered " + reply.getCode() + ": " + reply.getBodyText());
+                    }
+                    try {
+                        var created = JSON.readTree(reply.getBodyBytes()).path("created");
+                        for (int i = 0; i < created.size(); i++) {
+                            pids[from + i] = UUID.fromString(created.get(i).path("pid").asText());
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    int done = Math.min(from + batch, options.profiles());
+                    if (done % 50_000 == 0) {
+                        double seconds = (System.nanoTime() - started) / 1e9;
+                        System.out.printf("loaded %,d profiles, %,.0f/s%n", done, done / seconds);
+                    }
+                }
+            }, pool));
+        }
+        CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).join();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        results.add(new Load.Result("bulk import, POST /v1/profiles:batchCreate (100 a request, " + clients + " clients)",
+                0, options.profiles() / seconds, latencies, errors.get(), null));
+        System.out.printf("bulk import: %,d profiles in %.1f s, %,.0f profiles/s%n", options.profiles(), seconds,
+                options.profiles() / seconds);
+        dataset.pids.addAll(List.of(pids));
+        dataset.save(stackDir);
+
+        long indexStart = System.nanoTime();
+        awaitIndexed();
+        notes.add(String.format("indexing caught up %.1f s after the load ended", (System.nanoTime() - indexStart) / 1e9));
+        // the single-profile write path, for comparison (once the index caught up: the same machine does both)
+        var single = dataset.generator();
+        run(Load.closedLoop("single creates, POST /v1/profiles (16 clients)", 16, 1, Duration.ofSeconds(2),
+                Duration.ofSeconds(Math.max(3, options.duration().toSeconds() / 4)), () -> {
+                    String data;
+                    synchronized (single) {
+                        data = single.next().toString();
+                    }
+                    return post("/v1/profiles", "{\"data\": " + data + "}").thenApply(SimpleHttpResponse::getCode);
+                }));
+        return dataset;
+    }
+
+    private boolean profileExists(UUID pid) {
+        return get("/v1/profiles/" + pid).join() == 200;
+    }
+
+    /** Waits until the outbox and the indexer's queue are empty: everything written is indexed. */
+    private void awaitIndexed() {
+        var metrics = app.getEnvironment().metrics();
+        org.awaitility.Awaitility.await("indexing to catch up").atMost(Duration.ofHours(2)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> ((Number) metrics.getGauges().get("events.outbox.backlog").getValue()).longValue() == 0
+                        && ((Number) metrics.getGauges().get("indexer.queue-depth").getValue()).longValue() == 0);
+    }
+
+    /** Profiles the update scenarios change: their pids, and the versions of those not in flight. */
+    record Updatable(UUID[] pids, ConcurrentHashMap<UUID, Long> versions) {
+    }
+
+    /** New profiles at version 1 for the update scenarios, with their versions tracked as they change. */
+    private Updatable freshProfiles(int count) {
+        var versions = new ConcurrentHashMap<UUID, Long>();
+        var generator = new io.profilestore.demo.ProfileGenerator(options.seed() + count, 0.1);
+        for (int from = 0; from < count; from += 100) {
+            var body = new StringBuilder("{\"profiles\": [");
+            for (int i = from; i < Math.min(from + 100, count); i++) {
+                body.append(i == from ? "" : ",").append("{\"data\": ").append(generator.next()).append('}');
+            }
+            var reply = post("/v1/profiles:batchCreate", body.append("]}").toString()).join();
+            try {
+                JSON.readTree(reply.getBodyBytes()).path("created").forEach(c -> versions.put(UUID.fromString(c.path("pid").asText()), 1L));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return new Updatable(versions.keySet().toArray(UUID[]::new), versions);
+    }
+
+    /** A PUT of a random profile of the set, at the version it has; a profile in flight is not picked twice. */
+    private CompletableFuture<Integer> put(Updatable profiles) {
+        var random = ThreadLocalRandom.current();
+        UUID pid;
+        Long version;
+        do {
+            pid = profiles.pids()[random.nextInt(profiles.pids().length)];
+            version = profiles.versions().remove(pid);
+        } while (version == null);
+        long expected = version;
+        UUID picked = pid;
+        String body = "{\"data\": {\"surname\": \"Обновлённая\", \"n\": " + (expected + 1) + "}}";
+        return http.put("/v1/profiles/" + pid, "\"" + expected + "\"", body).handle((response, failure) -> {
+            // an answer that did not come leaves the version unknown: the profile is read again before its next turn
+            long now = response != null && response.getCode() == 200 ? expected + 1
+                    : response != null ? expected : currentVersion(picked);
+            profiles.versions().put(picked, now);
+            if (failure != null) {
+                throw new java.util.concurrent.CompletionException(failure);
+            }
+            return response.getCode();
+        });
+    }
+
+    private long currentVersion(UUID pid) {
+        try {
+            var reply = http.get("/v1/profiles/" + pid).get(1, TimeUnit.MINUTES);
+            return JSON.readTree(reply.getBodyBytes()).path("version").asLong();
+        } catch (Exception e) {
+            throw new IllegalStateException("profile " + pid + " could not be read back", e);
+        }
+    }
+
+    private CompletableFuture<Integer> get(String path) {
+        return http.get(path).thenApply(SimpleHttpResponse::getCode);
+    }
+
+    private CompletableFuture<SimpleHttpResponse> post(String path, String body) {
+        return http.post(path, body);
+    }
+
+    private CompletableFuture<Integer> async(java.util.concurrent.Callable<Object> work) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                work.call();
+                return 200;
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        }, pool);
+    }
+
+    /** A prefix of 2 to 6 letters of a random profile's surname, half of the Cyrillic ones typed in Latin. */
+    private String surnamePrefix(Dataset dataset) {
+        var random = ThreadLocalRandom.current();
+        String surname = dataset.surnames[random.nextInt(dataset.size)].split("-")[0];
+        if (random.nextBoolean() && surname.codePoints().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.CYRILLIC)) {
+            surname = romanize.transliterate(surname);
+        }
+        int length = Math.min(surname.length(), 2 + random.nextInt(5));
+        return surname.substring(0, length).toLowerCase(Locale.ROOT);
+    }
+
+    private static String encode(String value) {
+        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    /** From an acknowledged create to the moment search by its phone finds it. */
+    private Load.Result indexLag() {
+        int samples = Math.max(20, (int) (200 * options.scale()));
+        var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
+        var errors = new AtomicLong();
+        var remaining = new AtomicInteger(samples);
+        var loops = new ArrayList<CompletableFuture<Void>>();
+        long started = System.nanoTime();
+        for (int c = 0; c < 5; c++) {
+            loops.add(CompletableFuture.runAsync(() -> {
+                while (remaining.getAndDecrement() > 0) {
+                    String phone = "7999" + String.format("%07d", ThreadLocalRandom.current().nextInt(10_000_000));
+                    var created = post("/v1/profiles", "{\"data\": {\"surname\": \"Лагова\", \"phones\": [\"" + phone + "\"]}}").join();
+                    long acknowledged = System.nanoTime();
+                    if (created.getCode() != 201) {
+                        errors.incrementAndGet();
+                        continue;
+                    }
+                    long deadline = acknowledged + TimeUnit.SECONDS.toNanos(30);
+                    boolean found = false;
+                    while (!found && System.nanoTime() < deadline) {
+                        found = searchFinds(phone);
+                        if (!found) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // the poll interval
+                        }
+                    }
+                    if (found) {
+                        latencies.recordValue((System.nanoTime() - acknowledged) / 1000);
+                    } else {
+                        errors.incrementAndGet();
+                    }
+                }
+            }, pool));
+        }
+        CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).join();
+        return new Load.Result("index lag: acknowledged write to search hit", 0,
+                samples / ((System.nanoTime() - started) / 1e9), latencies, errors.get(), null);
+    }
+
+    private boolean searchFinds(String phone) {
+        try {
+            var reply = http.get("/v1/search?phone=" + phone).get(10, TimeUnit.SECONDS);
+            JsonNode answer = JSON.readTree(reply.getBodyBytes());
+            return answer.path("items").size() > 0;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    static SearchIndex searchIndex() {
+        return new SearchIndex(TestStack.backends().elasticsearch(), "profiles");
+    }
+}

@@ -1,0 +1,105 @@
+package io.profilestore.bench;
+
+import io.profilestore.testing.TestAuth;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * The benchmark's HTTP client: asynchronous, keep-alive, at most {@value #CONNECTIONS} connections. A request
+ * beyond them waits in the client's queue, and that wait counts in its latency (the load generator measures from
+ * when a request was due). Java's own HttpClient opens a new connection for every request that finds none idle,
+ * so one stall turned into a storm of connects; a bounded pool is what a real caller runs. (Apache HttpClient 5 is
+ * on the classpath as the Elasticsearch client's transport.)
+ */
+final class BenchHttp implements Closeable {
+
+    static final int CONNECTIONS = 64;
+
+    private final URI base;
+    private final CloseableHttpAsyncClient client;
+
+    BenchHttp(URI base) {
+        this.base = base;
+        var connections = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(CONNECTIONS).setMaxConnPerRoute(CONNECTIONS)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.ofSeconds(5)).setSocketTimeout(Timeout.ofSeconds(60)).build())
+                .build();
+        this.client = HttpAsyncClients.custom().setConnectionManager(connections)
+                .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(2).setTcpNoDelay(true).build())
+                .setDefaultRequestConfig(RequestConfig.custom().setConnectionRequestTimeout(Timeout.ofMinutes(2)).build())
+                .disableCookieManagement().disableAutomaticRetries()
+                .build();
+        client.start();
+    }
+
+    CompletableFuture<SimpleHttpResponse> get(String path) {
+        return send(authorized(SimpleRequestBuilder.get(base.resolve(path))).build());
+    }
+
+    /** A GET elsewhere than the API, without a token (the admin port). */
+    CompletableFuture<SimpleHttpResponse> get(URI uri) {
+        return send(SimpleRequestBuilder.get(uri).build());
+    }
+
+    CompletableFuture<SimpleHttpResponse> post(String path, String json) {
+        return send(authorized(SimpleRequestBuilder.post(base.resolve(path)))
+                .setBody(json, ContentType.APPLICATION_JSON).build());
+    }
+
+    CompletableFuture<SimpleHttpResponse> put(String path, String ifMatch, String json) {
+        return send(authorized(SimpleRequestBuilder.put(base.resolve(path))).setHeader("If-Match", ifMatch)
+                .setBody(json, ContentType.APPLICATION_JSON).build());
+    }
+
+    private static SimpleRequestBuilder authorized(SimpleRequestBuilder request) {
+        return request.setHeader("Authorization", "Bearer " + TestAuth.PLATFORM);
+    }
+
+    private CompletableFuture<SimpleHttpResponse> send(SimpleHttpRequest request) {
+        var answer = new CompletableFuture<SimpleHttpResponse>();
+        client.execute(request, new FutureCallback<>() {
+            @Override
+            public void completed(SimpleHttpResponse response) {
+                answer.complete(response);
+            }
+
+            @Override
+            public void failed(Exception e) {
+                answer.completeExceptionally(e);
+            }
+
+            @Override
+            public void cancelled() {
+                answer.cancel(false);
+            }
+        });
+        return answer;
+    }
+
+    @Override
+    public void close() throws IOException {
+        client.close(CloseMode.GRACEFUL);
+        try {
+            client.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(10, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.profilestore.bench;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The load generator. Open loop: requests start at a fixed rate whatever the answers do, and each latency is
+ * measured from the moment the request was due, not from when it could be sent, so a stall counts for every
+ * request it held up (no coordinated omission). Closed loop: a fixed number of clients, each sending its next
+ * request when the last one is answered, for throughput. The warm-up is run and thrown away.
+ */
+public final class Load {
+
+    /** What one run measured. Latencies in microseconds. */
+    public record Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors,
+            String firstError) {
+    }
+
+    /** An operation: starts a request and completes with its HTTP-like status (2xx, 3xx good; else an error). */
+    public interface Operation extends Supplier<CompletableFuture<Integer>> {
+    }
+
+    private Load() {
+    }
+
+    public static Result openLoop(String scenario, double rate, Duration warmup, Duration measured, Operation operation) {
+        var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
+        var errors = new AtomicLong();
+        var firstError = new java.util.concurrent.atomic.AtomicReference<String>();
+        var inFlight = new Phaser(1);
+        long interval = (long) (1e9 / rate);
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+        long measureFrom = start + warmup.toNanos();
+        long end = measureFrom + measured.toNanos();
+        long completed = 0;
+        for (long i = 0; ; i++) {
+            long due = start + i * interval;
+            if (due >= end) {
+                break;
+            }
+            for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                LockSupport.parkNanos(wait);
+            }
+            boolean counted = due >= measureFrom;
+            if (counted) {
+                completed++;
+            }
+            inFlight.register();
+            CompletableFuture<Integer> request;
+            try {
+                request = operation.get();
+            } catch (RuntimeException e) {
+                request = CompletableFuture.failedFuture(e);
+            }
+            request.whenComplete((status, failure) -> {
+                long latency = (System.nanoTime() - due) / 1_000;
+                if (counted) {
+                    if (failure != null || status == null || status >= 400) {
+                        errors.incrementAndGet();
+                        firstError.compareAndSet(null, failure != null ? failure.toString() : "status " + status);
+                    } else {
+                        histogram.recordValue(Math.min(latency, histogram.getHighestTrackableValue()));
+                    }
+                }
+                inFlight.arriveAndDeregister();
+            });
+        }
+        awaitAll(inFlight);
+        return new Result(scenario, rate, completed / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get());
+    }
+
+    /** {@code clients} loops back to back; returns the rate of successful operations, {@code weight} each. */
+    public static Result closedLoop(String scenario, int clients, int weight, Duration warmup, Duration measured,
+            Operation operation) {
+        var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
+        var errors = new AtomicLong();
+        var done = new AtomicLong();
+        var firstError = new java.util.concurrent.atomic.AtomicReference<String>();
+        long start = System.nanoTime();
+        long measureFrom = start + warmup.toNanos();
+        long end = measureFrom + measured.toNanos();
+        var loops = new CompletableFuture<?>[clients];
+        var threads = java.util.concurrent.Executors.newFixedThreadPool(clients);
+        for (int c = 0; c < clients; c++) {
+            loops[c] = CompletableFuture.runAsync(() -> {
+                while (System.nanoTime() < end) {
+                    long began = System.nanoTime();
+                    Integer status;
+                    try {
+                        status = operation.get().join();
+                    } catch (RuntimeException e) {
+                        status = null;
+                        firstError.compareAndSet(null, e.toString());
+                    }
+                    long finished = System.nanoTime();
+                    if (began >= measureFrom && finished <= end) {
+                        if (status == null || status >= 400) {
+                            errors.incrementAndGet();
+                            firstError.compareAndSet(null, "status " + status);
+                        } else {
+                            histogram.recordValue((finished - began) / 1_000);
+                            done.addAndGet(weight);
+                        }
+                    }
+                }
+            }, threads);
+        }
+        CompletableFuture.allOf(loops).join();
+        threads.shutdown();
+        return new Result(scenario, 0, done.get() / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get());
+    }
+
+    private static void awaitAll(Phaser inFlight) {
+        int phase = inFlight.arrive();
+        try {
+            inFlight.awaitAdvanceInterruptibly(phase, 2, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            throw new IllegalStateException("requests still unanswered two minutes after the run", e);
+        }
+    }
+}

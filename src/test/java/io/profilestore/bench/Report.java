@@ -1,0 +1,234 @@
+package io.profilestore.bench;
+
+import io.profilestore.testing.TestStack;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Writes a run's results: {@code README.md} (the table, the targets, the overhead against the backends alone,
+ * the command and the machine), {@code report.html} (latency by percentile, as SVG, no script) and each
+ * scenario's percentile distribution ({@code *.hgrm}, HdrHistogram's text form, in milliseconds).
+ */
+final class Report {
+
+    /** The targets: a percentile and a bound in ms, or a rate to reach. */
+    record Target(String scenario, double percentile, double maxMillis, double minRate, String text) {
+    }
+
+    static final List<Target> TARGETS = List.of(
+            new Target("GET /v1/profiles/{pid}", 99, 10, 0, "p99 ≤ 10 ms at 500/s"),
+            new Target("PUT /v1/profiles/{pid} with If-Match", 99, 25, 0, "p99 ≤ 25 ms at 100/s"),
+            new Target("GET /v1/search surname prefix", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
+            new Target("GET /v1/search exact phone", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
+            new Target("index lag: acknowledged write to search hit", 99, 2000, 0, "p99 ≤ 2 s"),
+            new Target("bulk import", 0, 0, 3000, "≥ 3,000 profiles/s"));
+
+    /** A request and its answer through the same client and server, touching no backend: what "plus HTTP" is. */
+    static final String HTTP_FLOOR = "HTTP alone: GET /ping on the admin port, no backend";
+
+    /** Each endpoint and the backend call it comes down to, for the overhead. */
+    static final Map<String, String> BASELINES = new java.util.TreeMap<>(Map.of(
+            "GET /v1/profiles/{pid}", "raw Cassandra read, QUORUM",
+            "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
+            "GET /v1/search exact phone", "raw Elasticsearch exact phone query"));
+
+    private Report() {
+    }
+
+    static Path write(Bench.Options options, List<Load.Result> results, List<String> notes) throws IOException {
+        Path dir = options.out();
+        Files.createDirectories(dir);
+        var md = new StringBuilder();
+        md.append("# profile-store benchmark, ").append(ZonedDateTime.now().toLocalDate()).append("\n\n");
+        md.append("Command: `./bench/run ").append(options.command()).append("` at commit `").append(git())
+                .append("`; ").append(String.format("%,d", options.profiles())).append(" profiles (seed ")
+                .append(options.seed()).append("), each scenario ").append(options.warmup().toSeconds())
+                .append(" s of warm-up (not counted) and ").append(options.duration().toSeconds()).append(" s measured")
+                .append(options.scale() == 1 ? "" : ", rates scaled by " + options.scale()).append(".\n\n");
+        md.append("Machine: ").append(machine()).append("\n\n");
+        md.append("Open loop: requests start at the target rate whatever the answers do, and latency counts from when a ")
+                .append("request was due (corrected for coordinated omission). Latencies in milliseconds.\n\n");
+        md.append("| scenario | target rate /s | achieved /s | p50 | p90 | p99 | p99.9 | max | errors |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (var r : results) {
+            var h = r.latencies();
+            md.append(String.format("| %s | %s | %,.0f | %s | %s | %s | %s | %s | %d |%n", r.scenario(),
+                    r.targetRate() == 0 ? "(closed loop)" : String.format("%,.0f", r.targetRate()), r.throughput(),
+                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), ms(h.getMaxValue()), r.errors()));
+        }
+        md.append("\n## Targets\n\n| target | measured | met |\n| --- | --- | --- |\n");
+        for (var target : TARGETS) {
+            var result = results.stream().filter(r -> r.scenario().startsWith(target.scenario())).findFirst();
+            if (result.isEmpty()) {
+                continue;
+            }
+            var r = result.get();
+            boolean met;
+            String measured;
+            if (target.minRate() > 0) {
+                met = r.throughput() >= target.minRate();
+                measured = String.format("%,.0f profiles/s", r.throughput());
+            } else {
+                double value = r.latencies().getValueAtPercentile(target.percentile()) / 1000.0;
+                met = value <= target.maxMillis() && r.errors() == 0;
+                measured = String.format("p%s %.1f ms", trim(target.percentile()), value);
+            }
+            md.append(String.format("| %s: %s | %s | %s |%n", target.scenario(), target.text(), measured, met ? "yes" : "**no**"));
+        }
+        var floor = find(results, HTTP_FLOOR);
+        double http = floor == null ? 0 : floor.latencies().getValueAtPercentile(50) / 1000.0;
+        md.append("\n## Service overhead\n\nMedian of each endpoint against the backend call it makes, alone, plus HTTP ")
+                .append(String.format("(the median of `%s`, %.2f ms). Target: service ≤ 1.5 × backend + HTTP.%n%n", HTTP_FLOOR, http))
+                .append("| endpoint | service p50 | backend alone p50 | (service − HTTP) / backend | met |\n")
+                .append("| --- | ---: | ---: | ---: | --- |\n");
+        for (var entry : BASELINES.entrySet()) {
+            var service = find(results, entry.getKey());
+            var backend = find(results, entry.getValue());
+            if (service != null && backend != null) {
+                double s = service.latencies().getValueAtPercentile(50) / 1000.0;
+                double b = backend.latencies().getValueAtPercentile(50) / 1000.0;
+                md.append(String.format("| %s | %.2f ms | %.2f ms (%s) | %.1f× | %s |%n", entry.getKey(), s, b,
+                        entry.getValue(), (s - http) / b, s <= 1.5 * b + http ? "yes" : "**no**"));
+            }
+        }
+        if (!notes.isEmpty()) {
+            md.append("\n## Notes\n\n");
+            notes.forEach(note -> md.append("- ").append(note).append('\n'));
+        }
+        Files.writeString(dir.resolve("README.md"), md.toString());
+        for (var r : results) {
+            var out = new ByteArrayOutputStream();
+            r.latencies().outputPercentileDistribution(new PrintStream(out, true, StandardCharsets.UTF_8), 1000.0);
+            Files.writeString(dir.resolve(slug(r.scenario()) + ".hgrm"), out.toString(StandardCharsets.UTF_8));
+        }
+        Files.writeString(dir.resolve("report.html"), html(results, md.toString()));
+        return dir.resolve("README.md");
+    }
+
+    private static Load.Result find(List<Load.Result> results, String scenario) {
+        return results.stream().filter(r -> r.scenario().equals(scenario)).findFirst().orElse(null);
+    }
+
+    private static String ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? "-" : String.format("%.2f", h.getValueAtPercentile(percentile) / 1000.0);
+    }
+
+    private static String ms(long micros) {
+        return String.format("%.2f", micros / 1000.0);
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+    }
+
+    static String slug(String scenario) {
+        return scenario.toLowerCase().replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "");
+    }
+
+    /** Latency by percentile, one SVG per group of scenarios; the x axis stretches the tail (1 / (1 - p)). */
+    private static String html(List<Load.Result> results, String markdown) {
+        var groups = new LinkedHashMap<String, List<Load.Result>>();
+        for (var r : results) {
+            String group = r.scenario().contains("search") || r.scenario().contains("Elasticsearch") || r.scenario().contains("prefix")
+                    || r.scenario().contains("phone") ? "Search"
+                    : r.scenario().contains("PUT") || r.scenario().contains("update") || r.scenario().contains("mix") ? "Writes"
+                    : r.scenario().contains("index lag") || r.scenario().contains("import") || r.scenario().contains("creates") ? "Import and index lag"
+                    : "Reads";
+            groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
+        }
+        var html = new StringBuilder("<!doctype html><html><head><meta charset=\"utf-8\"><title>profile-store benchmark</title>")
+                .append("<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}svg{background:#fafafa}")
+                .append("pre{white-space:pre-wrap;font-size:12px}</style></head><body><h1>profile-store benchmark</h1>");
+        String[] colors = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
+        for (var group : groups.entrySet()) {
+            html.append("<h2>").append(group.getKey()).append("</h2>").append(svg(group.getValue(), colors));
+        }
+        html.append("<h2>The report</h2><pre>").append(markdown.replace("&", "&amp;").replace("<", "&lt;")).append("</pre></body></html>");
+        return html.toString();
+    }
+
+    private static String svg(List<Load.Result> results, String[] colors) {
+        int width = 900;
+        int height = 360;
+        int left = 60;
+        int bottom = 40;
+        double[] percentiles = {0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+        double maxX = Math.log10(1 / (1 - 0.9999));
+        double maxY = 1;
+        for (var r : results) {
+            if (r.latencies().getTotalCount() > 0) {
+                maxY = Math.max(maxY, r.latencies().getValueAtPercentile(99.99) / 1000.0);
+            }
+        }
+        var svg = new StringBuilder(String.format("<svg width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">", width, height));
+        for (double p : new double[] {0, 90, 99, 99.9, 99.99}) {
+            double x = left + (width - left - 20) * Math.log10(1 / (1 - p / 100)) / maxX;
+            svg.append(String.format("<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>", x, x, height - bottom));
+            svg.append(String.format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">p%s</text>", x, height - bottom + 15, trim(p)));
+        }
+        for (int i = 0; i <= 4; i++) {
+            double y = height - bottom - (height - bottom - 10) * i / 4.0;
+            svg.append(String.format("<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.1f ms</text>", left - 5, y + 4, maxY * i / 4));
+        }
+        int legend = 0;
+        for (var r : results) {
+            if (r.latencies().getTotalCount() == 0) {
+                continue;
+            }
+            String color = colors[legend % colors.length];
+            var points = new StringBuilder();
+            for (double p : percentiles) {
+                double x = left + (width - left - 20) * Math.log10(1 / (1 - p / 100)) / maxX;
+                double y = height - bottom - (height - bottom - 10) * (r.latencies().getValueAtPercentile(p) / 1000.0) / maxY;
+                points.append(String.format("%.1f,%.1f ", x, y));
+            }
+            svg.append("<polyline fill=\"none\" stroke=\"").append(color).append("\" stroke-width=\"2\" points=\"").append(points).append("\"/>");
+            svg.append(String.format("<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"%s\">%s</text>", left + 10, 22 + 15 * legend, color,
+                    r.scenario().replace("&", "&amp;").replace("<", "&lt;")));
+            legend++;
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    private static String git() {
+        try {
+            var process = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static String machine() {
+        var facts = new ArrayList<String>();
+        facts.add(Runtime.getRuntime().availableProcessors() + " cores");
+        try {
+            String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("");
+            if (!cpu.isEmpty()) {
+                facts.add(cpu);
+            }
+            String mem = Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\D+", "");
+            facts.add(String.format("%.0f GiB", Long.parseLong(mem) / 1024.0 / 1024.0));
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux: fewer facts
+        }
+        facts.add("Java " + System.getProperty("java.version"));
+        var settings = io.profilestore.stack.StackSettings.fromEnvironment();
+        facts.add("stack " + TestStack.stack().mode().name().toLowerCase() + " on this machine: Cassandra 5.0.6 ("
+                + settings.cassandraNodes() + " node, heap " + settings.cassandraHeap() + ", "
+                + (settings.cassandraFullJit() ? "full JIT" : "quick JIT only") + "), Elasticsearch 9.5.3 (heap "
+                + settings.elasticsearchHeap() + "), PostgreSQL and RabbitMQ of the OS");
+        return String.join(", ", facts);
+    }
+}
