@@ -163,7 +163,8 @@ final class Charts {
         }
     }
 
-    private static ObjectNode merge(ObjectNode base, JsonNode over) {
+    /** Values merged the way Helm merges them: maps key by key, anything else replaced. */
+    static ObjectNode merge(ObjectNode base, JsonNode over) {
         over.fields().forEachRemaining(e -> {
             var current = base.get(e.getKey());
             if (current instanceof ObjectNode object && e.getValue().isObject()) {
