@@ -49,6 +49,7 @@ import io.profilestore.resources.SearchResource;
 import io.profilestore.health.CassandraHealthCheck;
 import io.profilestore.health.ElasticsearchHealthCheck;
 import io.profilestore.health.PostgresHealthCheck;
+import io.profilestore.health.PrometheusEndpoint;
 import io.profilestore.health.RabbitMqHealthCheck;
 import io.profilestore.resources.BodyLimitFeature;
 import io.profilestore.resources.ProfileResource;
@@ -165,5 +166,6 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.healthChecks().register("elasticsearch", new ElasticsearchHealthCheck(backends.elasticsearch()));
         environment.healthChecks().register("postgres", new PostgresHealthCheck(backends.postgres()));
         environment.healthChecks().register("rabbitmq", new RabbitMqHealthCheck(backends.rabbitmq()));
+        PrometheusEndpoint.install(environment);
     }
 }

@@ -1,0 +1,118 @@
+{{/*
+The service's YAML (profile-store.yml), rendered from values. It has the shape of src/main/resources/profile-store.yml
+and is loaded by the same code: the chart's tests load every rendering with the service's configuration loader and
+run its `check` command, so the two cannot drift apart. Settings the values do not expose keep the service's own
+defaults. Secrets are never written here: ${file:...} reads the files that the pod mounts from Secrets, and each such
+value is a literal block scalar (|-), so that no character of a password can break the YAML.
+*/}}
+{{- define "profile-store.config" -}}
+{{- $c := .Values.config -}}
+{{- $secrets := .Values.secrets.mountPath -}}
+server:
+  applicationConnectors:
+    - type: http
+      port: {{ include "profile-store.httpPort" . }}
+  adminConnectors:
+    - type: http
+      port: {{ include "profile-store.adminPort" . }}
+  shutdownGracePeriod: {{ $c.shutdownGracePeriod }}
+  # request logs without query strings: a search's parameters are personal data (they are in the audit trail)
+  requestLog:
+    appenders:
+      - type: console
+        target: stdout
+        logFormat: '%h %l [%t] "%m %U %H" %s %b %D'
+  registerDefaultExceptionMappers: false
+
+logging:
+  level: {{ $c.logLevel }}
+  loggers:
+    com.datastax.oss.driver: WARN
+    org.flywaydb: WARN
+    org.cognitor.cassandra.migration: WARN
+    org.elasticsearch.client: WARN
+  appenders:
+    - type: console
+      target: stdout
+
+auth:
+  enabled: {{ $c.auth.enabled }}
+  {{- if .Values.secrets.apiKeys.name }}
+  apiKeysFile: {{ printf "%s/api-keys/api-keys.yml" $secrets }}
+  {{- end }}
+  {{- with $c.auth.jwt }}
+  {{- if .jwksUrl }}
+  jwt:
+    jwksUrl: {{ .jwksUrl | quote }}
+    issuer: {{ .issuer | quote }}
+    audience: {{ .audience | quote }}
+    rolesClaim: {{ .rolesClaim | quote }}
+  {{- end }}
+  {{- end }}
+
+profiles:
+  lockLease: {{ $c.profiles.lockLease }}
+
+indexer:
+  # production runs the indexer as a deployment of its own
+  inProcess: false
+  prefetch: {{ $c.indexer.prefetch }}
+  batchSize: {{ $c.indexer.batchSize }}
+  linger: {{ $c.indexer.linger }}
+  relayInterval: {{ $c.indexer.relayInterval }}
+  outboxRetention: {{ $c.indexer.outboxRetention }}
+
+cassandra:
+  contactPoints:
+    {{- range $c.cassandra.contactPoints }}
+    - {{ . | quote }}
+    {{- end }}
+  localDatacenter: {{ $c.cassandra.localDatacenter | quote }}
+  keyspace: {{ $c.cassandra.keyspace }}
+  requestTimeout: {{ $c.cassandra.requestTimeout }}
+  {{- if .Values.secrets.cassandra.name }}
+  username: |-
+    ${file:{{ $secrets }}/cassandra/username}
+  password: |-
+    ${file:{{ $secrets }}/cassandra/password}
+  {{- end }}
+  # applied when `migrate` creates the keyspace; an existing keyspace keeps its replication
+  replication:
+    strategy: {{ $c.cassandra.replication.strategy }}
+    replicationFactor: {{ $c.cassandra.replication.factor }}
+    dataCenters:
+      {{ $c.cassandra.localDatacenter | quote }}: {{ $c.cassandra.replication.factor }}
+
+elasticsearch:
+  hosts:
+    {{- range $c.elasticsearch.hosts }}
+    - {{ . | quote }}
+    {{- end }}
+  indexAlias: {{ $c.elasticsearch.indexAlias }}
+  requestTimeout: {{ $c.elasticsearch.requestTimeout }}
+  {{- with .Values.secrets.elasticsearch }}
+  {{- if and .name .apiKeyKey }}
+  apiKey: |-
+    ${file:{{ $secrets }}/elasticsearch/api-key}
+  {{- else if .name }}
+  username: {{ $c.elasticsearch.username | quote }}
+  password: |-
+    ${file:{{ $secrets }}/elasticsearch/password}
+  {{- end }}
+  {{- end }}
+  # laid over the settings of es-mappings/profiles.json when `migrate` creates the index
+  index:
+    shards: {{ $c.elasticsearch.index.shards }}
+    replicas: {{ $c.elasticsearch.index.replicas }}
+
+postgres:
+  url: {{ $c.postgres.url | quote }}
+  user: {{ $c.postgres.user | quote }}
+  password: |-
+    ${file:{{ $secrets }}/postgres/password}
+  maxPoolSize: {{ $c.postgres.maxPoolSize }}
+
+rabbitmq:
+  uri: |-
+    ${file:{{ $secrets }}/rabbitmq/uri}
+{{- end }}

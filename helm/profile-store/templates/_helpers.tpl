@@ -1,0 +1,211 @@
+{{/*
+Names, labels and the parts the API, the indexer and the migration Job share. The three run one image with one
+configuration file; only the command differs (server, indexer, migrate).
+*/}}
+
+{{- define "profile-store.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The release's base name; with the default release name "profile-store" it is just that. */}}
+{{- define "profile-store.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "profile-store.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels of every object; "component" is api, indexer, migrate or test. */}}
+{{- define "profile-store.labels" -}}
+helm.sh/chart: {{ include "profile-store.chart" .root }}
+{{ include "profile-store.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Values.image.tag | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: profile-store
+{{- end }}
+
+{{- define "profile-store.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "profile-store.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- with .component }}
+app.kubernetes.io/component: {{ . }}
+{{- end }}
+{{- end }}
+
+{{- define "profile-store.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "profile-store.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* Pinned by values: a tag (required) and, when given, a digest that wins over it. */}}
+{{- define "profile-store.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository .Values.image.tag }}
+{{- end }}
+{{- end }}
+
+{{/* The two ports of the service's YAML (see _config.tpl); fixed, so that probes, Services and policy agree. */}}
+{{- define "profile-store.httpPort" -}}8080{{- end }}
+{{- define "profile-store.adminPort" -}}8081{{- end }}
+
+{{- define "profile-store.configPath" -}}/config/profile-store.yml{{- end }}
+
+{{/*
+The java command line of one command (server, indexer, migrate): JVM options from values, then the jar, the
+command and the configuration file.
+*/}}
+{{- define "profile-store.command" -}}
+command:
+  - java
+args:
+  {{- range .root.Values.jvm.options }}
+  - {{ . | quote }}
+  {{- end }}
+  - -jar
+  - {{ .root.Values.jarPath | quote }}
+  - {{ .command }}
+  - {{ include "profile-store.configPath" .root }}
+{{- end }}
+
+{{/*
+Secrets are referenced, never rendered: each one the values name is projected as a file under
+secrets.mountPath, and the configuration reads it there with ${file:...}.
+*/}}
+{{- define "profile-store.secretSources" -}}
+{{- $s := .Values.secrets }}
+- secret:
+    name: {{ $s.postgres.name }}
+    items:
+      - key: {{ $s.postgres.key }}
+        path: postgres/password
+- secret:
+    name: {{ $s.rabbitmq.name }}
+    items:
+      - key: {{ $s.rabbitmq.key }}
+        path: rabbitmq/uri
+{{- if $s.cassandra.name }}
+- secret:
+    name: {{ $s.cassandra.name }}
+    items:
+      - key: {{ $s.cassandra.usernameKey }}
+        path: cassandra/username
+      - key: {{ $s.cassandra.passwordKey }}
+        path: cassandra/password
+{{- end }}
+{{- if $s.elasticsearch.name }}
+- secret:
+    name: {{ $s.elasticsearch.name }}
+    items:
+      {{- if $s.elasticsearch.apiKeyKey }}
+      - key: {{ $s.elasticsearch.apiKeyKey }}
+        path: elasticsearch/api-key
+      {{- else }}
+      - key: {{ $s.elasticsearch.passwordKey }}
+        path: elasticsearch/password
+      {{- end }}
+{{- end }}
+{{- if $s.apiKeys.name }}
+- secret:
+    name: {{ $s.apiKeys.name }}
+    items:
+      - key: {{ $s.apiKeys.key }}
+        path: api-keys/api-keys.yml
+{{- end }}
+{{- end }}
+
+{{/* Volumes of every pod: the configuration, the secrets, and a writable /tmp (the root file system is read-only). */}}
+{{- define "profile-store.volumes" -}}
+- name: config
+  configMap:
+    name: {{ .configMap }}
+- name: secrets
+  projected:
+    defaultMode: 0440
+    sources:
+      {{- include "profile-store.secretSources" .root | nindent 6 }}
+- name: tmp
+  emptyDir:
+    sizeLimit: 256Mi
+{{- end }}
+
+{{- define "profile-store.volumeMounts" -}}
+- name: config
+  mountPath: /config
+  readOnly: true
+- name: secrets
+  mountPath: {{ .Values.secrets.mountPath }}
+  readOnly: true
+- name: tmp
+  mountPath: /tmp
+{{- end }}
+
+{{/*
+Probes, all on the admin port. Liveness asks /ping (the JVM and Jetty answer): a backing service that is down
+must not restart every pod, since a restart cures nothing and the service answers 503s with Retry-After by itself.
+Readiness asks the health checks (/healthcheck by default, see values).
+*/}}
+{{- define "profile-store.probes" -}}
+{{- $p := .Values.probes }}
+startupProbe:
+  httpGet:
+    path: {{ $p.startup.path }}
+    port: admin
+  periodSeconds: {{ $p.startup.periodSeconds }}
+  failureThreshold: {{ $p.startup.failureThreshold }}
+livenessProbe:
+  httpGet:
+    path: {{ $p.liveness.path }}
+    port: admin
+  periodSeconds: {{ $p.liveness.periodSeconds }}
+  timeoutSeconds: {{ $p.liveness.timeoutSeconds }}
+  failureThreshold: {{ $p.liveness.failureThreshold }}
+readinessProbe:
+  httpGet:
+    path: {{ $p.readiness.path }}
+    port: admin
+  periodSeconds: {{ $p.readiness.periodSeconds }}
+  timeoutSeconds: {{ $p.readiness.timeoutSeconds }}
+  failureThreshold: {{ $p.readiness.failureThreshold }}
+{{- end }}
+
+{{/*
+Spread replicas over zones and nodes. matchLabelKeys counts the pods of the current ReplicaSet only, so a rollout
+is not skewed by the pods it replaces.
+*/}}
+{{- define "profile-store.topologySpread" -}}
+{{- $spread := .values.topologySpread }}
+{{- if $spread.enabled }}
+topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- include "profile-store.selectorLabels" (dict "root" .root "component" .component) | nindent 8 }}
+    matchLabelKeys:
+      - pod-template-hash
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: {{ $spread.nodes }}
+    labelSelector:
+      matchLabels:
+        {{- include "profile-store.selectorLabels" (dict "root" .root "component" .component) | nindent 8 }}
+    matchLabelKeys:
+      - pod-template-hash
+{{- end }}
+{{- end }}

@@ -1,0 +1,191 @@
+package io.profilestore.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.auth.BearerAuthenticator;
+import io.profilestore.backends.ReplicationSettings;
+import io.profilestore.deploy.Charts.Values;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The chart and the code cannot drift apart: the profile-store.yml that the chart's ConfigMap carries is loaded by
+ * the service's own configuration loader (the source provider and substitutor ProfileStoreApplication.initialize
+ * sets up, the Dropwizard validator) and passes the service's real `check` command, for every value set. The
+ * secrets it reads with ${file:...} are fake files here, at the same paths under a temporary folder.
+ */
+class ChartConfigTest {
+
+    /** What a secret may contain: quotes, a colon and space, a hash, a backslash. None of it may break the YAML. */
+    static final String AWKWARD_PASSWORD = "p@ss: \"w'o#rd\\ {x}";
+    static final String RABBITMQ_URI = "amqp://profile-store:s3cret@profiles-mq:5672/%2F";
+    static final String MOUNT = "/var/run/secrets/profile-store";
+    static final Pattern REFERENCE = Pattern.compile("\\$\\{([^}]*)}");
+
+    @TempDir
+    Path temp;
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void theServiceLoadsAndValidatesTheRenderedConfiguration(Values values) throws Exception {
+        var config = load(writeConfig(Charts.serviceConfig(Charts.documents(values))));
+
+        var server = (DefaultServerFactory) config.getServerFactory();
+        assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8080);
+        assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort()).isEqualTo(8081);
+        assertThat(config.getIndexer().isInProcess()).as("the indexer runs as its own Deployment").isFalse();
+        assertThat(config.getAuth().isEnabled()).isTrue();
+        assertThat(config.getCassandra().getLocalDatacenter()).isEqualTo("dc1");
+        assertThat(config.getRabbitmq().getUri()).isEqualTo(RABBITMQ_URI);
+        // a password with quotes, colons and hashes comes through whole (it is a block scalar in the YAML)
+        assertThat(field(config.getPostgres(), "password")).isEqualTo(AWKWARD_PASSWORD);
+        assertThat(field(config.getCassandra(), "password")).isEqualTo(AWKWARD_PASSWORD);
+        assertThat(field(config.getElasticsearch(), "password")).isEqualTo(AWKWARD_PASSWORD);
+
+        var replication = config.getCassandra().getReplication();
+        var index = config.getElasticsearch().getIndex();
+        switch (values) {
+            case PRODUCTION -> {
+                assertThat(replication.getStrategy()).isEqualTo(ReplicationSettings.Strategy.NetworkTopologyStrategy);
+                assertThat(replication.getDataCenters()).isEqualTo(Map.of("dc1", 3));
+                assertThat(replication.toCql()).isEqualTo("{'class': 'NetworkTopologyStrategy', 'dc1': 3}");
+                assertThat(index.getShards()).isEqualTo(4);
+                assertThat(index.getReplicas()).isEqualTo(1);
+            }
+            case STAGING, DEFAULT -> {
+                assertThat(replication.toCql()).isEqualTo("{'class': 'NetworkTopologyStrategy', 'dc1': 1}");
+                assertThat(index.getShards()).isEqualTo(1);
+                assertThat(index.getReplicas()).isEqualTo(0);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void theServicesCheckCommandAcceptsTheRenderedConfiguration(Values values) throws Exception {
+        var path = writeConfig(Charts.serviceConfig(Charts.documents(values)));
+        var run = check(path);
+        assertThat(run.exitCode()).as("check %s:%n%s", values, run.output()).isZero();
+        assertThat(run.output()).contains("Configuration is OK");
+    }
+
+    @Test
+    void apiKeysAndJwtSettingsReachTheService() throws Exception {
+        var rendered = Charts.template(Values.PRODUCTION, Map.of(
+                "secrets.apiKeys.name", "profile-store-api-keys",
+                "config.auth.jwt.jwksUrl", "https://idp.example.com/.well-known/jwks.json",
+                "config.auth.jwt.issuer", "https://idp.example.com/"));
+        var path = writeConfig(Charts.serviceConfig(Charts.parse(rendered)));
+        var config = load(path);
+        assertThat(config.getAuth().getApiKeysFile()).isEqualTo(temp.resolve("secrets/api-keys/api-keys.yml").toString());
+        assertThat(config.getAuth().getJwt().getIssuer()).isEqualTo("https://idp.example.com/");
+        assertThat(config.getAuth().getJwt().getAudience()).isEqualTo("profile-store");
+        // the mounted keys file is what the server reads at start
+        var caller = BearerAuthenticator.of(config.getAuth()).authenticate("psk_chart-test-key");
+        assertThat(caller).hasValueSatisfying(c -> assertThat(c.getName()).isEqualTo("chart-test"));
+        assertThat(check(path).exitCode()).isZero();
+    }
+
+    @Test
+    void theCheckCommandRefusesAConfigurationTheServiceCannotRun() throws Exception {
+        var broken = Charts.serviceConfig(Charts.documents(Values.PRODUCTION)).replace("shards: 4", "shards: 0");
+        var run = check(writeConfig(broken));
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.output()).contains("elasticsearch.index.shards");
+    }
+
+    /** Exactly the service's loading: its Bootstrap, as ProfileStoreApplication.initialize sets it up. */
+    private static ProfileStoreConfiguration load(Path path) throws Exception {
+        var bootstrap = new Bootstrap<>(new ProfileStoreApplication());
+        bootstrap.getApplication().initialize(bootstrap);
+        var validator = bootstrap.getValidatorFactory().getValidator();
+        var factory = bootstrap.getConfigurationFactoryFactory().create(ProfileStoreConfiguration.class,
+                validator, bootstrap.getObjectMapper(), "dw");
+        var config = factory.build(bootstrap.getConfigurationSourceProvider(), path.toString());
+        assertThat(validator.validate(config)).isEmpty();
+        return config;
+    }
+
+    record Run(int exitCode, String output) {
+    }
+
+    /**
+     * The real `check` command, in a JVM of its own: Dropwizard's Cli calls System.exit when a command fails. The
+     * child gets no environment beyond the basics, like a pod that sets none.
+     */
+    private static Run check(Path config) throws IOException, InterruptedException {
+        var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        var builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                ProfileStoreApplication.class.getName(), "check", config.toString()).redirectErrorStream(true);
+        builder.environment().keySet().retainAll(List.of("PATH", "HOME", "LANG"));
+        var process = builder.start();
+        var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("check did not finish in 60 s:\n" + output);
+        }
+        return new Run(process.exitValue(), output);
+    }
+
+    /**
+     * Writes the configuration with the secrets' mount path moved into the temporary folder, and a fake file for
+     * every ${file:...} it reads. It must read nothing else: no environment variable the chart does not set.
+     */
+    private Path writeConfig(String yaml) throws IOException {
+        var secrets = temp.resolve("secrets");
+        var moved = yaml.replace(MOUNT + "/", secrets + "/");
+        var references = new ArrayList<String>();
+        var matcher = REFERENCE.matcher(moved);
+        while (matcher.find()) {
+            references.add(matcher.group(1));
+        }
+        assertThat(references).as("every ${...} of the rendered YAML reads a mounted secret")
+                .isNotEmpty().allMatch(r -> r.startsWith("file:" + secrets + "/"));
+        for (var reference : references) {
+            var file = Path.of(reference.substring("file:".length()));
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, fake(secrets.relativize(file).toString()) + "\n");
+        }
+        var keys = secrets.resolve("api-keys/api-keys.yml");
+        Files.createDirectories(keys.getParent());
+        Files.writeString(keys, """
+                - name: chart-test
+                  hash: %s
+                  roles: [platform]
+                """.formatted(io.profilestore.auth.ApiKeys.hash("psk_chart-test-key")));
+        var path = temp.resolve("profile-store.yml");
+        Files.writeString(path, moved);
+        return path;
+    }
+
+    private static String fake(String secret) {
+        return switch (secret) {
+            case "rabbitmq/uri" -> RABBITMQ_URI;
+            case "cassandra/username" -> "profiles-superuser";
+            case "elasticsearch/api-key" -> "ZmFrZTprZXk=";
+            default -> AWKWARD_PASSWORD;
+        };
+    }
+
+    private static Object field(Object target, String name) throws ReflectiveOperationException {
+        var field = target.getClass().getDeclaredField(name);
+        field.setAccessible(true);
+        return field.get(target);
+    }
+}

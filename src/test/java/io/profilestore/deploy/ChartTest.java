@@ -1,0 +1,180 @@
+package io.profilestore.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.profilestore.deploy.Charts.Values;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * helm lint --strict and helm template of helm/profile-store with each value set: what the chart renders is what
+ * the deployment needs (two Deployments, Services, the configuration, autoscaling, disruption budgets, metrics,
+ * network policy, the migrate hook), probes on the admin port, pinned images, no Secret.
+ */
+class ChartTest {
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void lintsStrictly(Values values) throws IOException {
+        var result = Charts.lint(values);
+        assertThat(result.isFailed()).as("helm lint --strict with %s values: %s", values, result.getMessages()).isFalse();
+        assertThat(result.getMessages()).as("lint messages").noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void rendersEveryPartOfTheDeployment(Values values) {
+        var docs = Charts.documents(values);
+        var deployments = Charts.ofKind(docs, "Deployment");
+        assertThat(deployments).extracting(d -> d.path("metadata").path("name").asText())
+                .containsExactlyInAnyOrder("profile-store-api", "profile-store-indexer");
+        assertThat(Charts.ofKind(docs, "Service")).extracting(d -> d.path("metadata").path("name").asText())
+                .containsExactlyInAnyOrder("profile-store", "profile-store-admin");
+        assertThat(Charts.ofKind(docs, "ConfigMap")).extracting(d -> d.path("metadata").path("name").asText())
+                .containsExactlyInAnyOrder("profile-store", "profile-store-migrate");
+        assertThat(Charts.ofKind(docs, "HorizontalPodAutoscaler")).hasSize(1);
+        assertThat(Charts.ofKind(docs, "PodDisruptionBudget")).hasSize(2);
+        assertThat(Charts.ofKind(docs, "NetworkPolicy")).hasSize(1);
+        assertThat(Charts.ofKind(docs, "ServiceAccount")).hasSize(1);
+        assertThat(Charts.ofKind(docs, "Pod")).as("the helm test pod").hasSize(1);
+        // the ServiceMonitor needs the prometheus-operator CRDs: off by default, on in both environments
+        assertThat(Charts.ofKind(docs, "ServiceMonitor")).hasSize(values == Values.DEFAULT ? 0 : 1);
+        // secrets are referenced, never rendered
+        assertThat(Charts.ofKind(docs, "Secret")).isEmpty();
+    }
+
+    @Test
+    void serviceMonitorScrapesPrometheusOnTheAdminPort() {
+        var docs = Charts.parse(Charts.template(Values.DEFAULT, Map.of("metrics.serviceMonitor.enabled", true)));
+        var monitor = Charts.named(docs, "ServiceMonitor", "profile-store");
+        var endpoint = monitor.path("spec").path("endpoints").get(0);
+        assertThat(endpoint.path("port").asText()).isEqualTo("admin");
+        assertThat(endpoint.path("path").asText()).isEqualTo("/prometheus");
+        // it selects the admin Service, which selects the API and indexer pods on their admin port
+        var admin = Charts.named(docs, "Service", "profile-store-admin");
+        monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(label ->
+                assertThat(admin.path("metadata").path("labels").path(label.getKey()).asText())
+                        .as("admin Service label %s", label.getKey()).isEqualTo(label.getValue().asText()));
+        assertThat(admin.path("spec").path("ports").get(0).path("port").asInt()).isEqualTo(8081);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void migrationIsAPreInstallAndPreUpgradeHook(Values values) {
+        var docs = Charts.documents(values);
+        var job = Charts.named(docs, "Job", "profile-store-migrate");
+        assertThat(job.path("metadata").path("annotations").path("helm.sh/hook").asText())
+                .isEqualTo("pre-install,pre-upgrade");
+        var container = job.path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(args(container)).endsWith("-jar", "/app/profile-store.jar", "migrate", "/config/profile-store.yml");
+        // hooks run before the release's objects exist: the Job's configuration is a hook too, created first
+        var config = Charts.named(docs, "ConfigMap", "profile-store-migrate");
+        assertThat(config.path("metadata").path("annotations").path("helm.sh/hook").asText())
+                .isEqualTo("pre-install,pre-upgrade");
+        assertThat(config.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt())
+                .isLessThan(job.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt());
+        assertThat(config.path("data").path("profile-store.yml").asText()).isEqualTo(Charts.serviceConfig(docs));
+        assertThat(job.path("spec").path("template").path("spec").path("volumes").findValuesAsText("name"))
+                .contains("profile-store-migrate");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void apiAndIndexerRunTheirCommandsWithProbesOnTheAdminPort(Values values) {
+        var docs = Charts.documents(values);
+        for (var component : List.of("api", "indexer")) {
+            var deployment = Charts.named(docs, "Deployment", "profile-store-" + component);
+            var pod = deployment.path("spec").path("template").path("spec");
+            var container = pod.path("containers").get(0);
+            assertThat(args(container)).endsWith("-jar", "/app/profile-store.jar",
+                    component.equals("api") ? "server" : "indexer", "/config/profile-store.yml");
+            var admin = StreamSupport.stream(container.path("ports").spliterator(), false)
+                    .filter(p -> p.path("name").asText().equals("admin")).findFirst().orElseThrow();
+            assertThat(admin.path("containerPort").asInt()).isEqualTo(8081);
+            assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthcheck");
+            for (var probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+                assertThat(container.path(probe).path("httpGet").path("port").asText())
+                        .as("%s %s port", component, probe).isEqualTo("admin");
+            }
+            // a backing service down must not restart the pods: liveness asks only whether the process answers
+            assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/ping");
+            assertThat(container.path("resources").path("requests").path("memory").isMissingNode()).isFalse();
+            assertThat(container.path("resources").path("limits").path("memory").isMissingNode()).isFalse();
+            assertThat(container.path("securityContext").path("readOnlyRootFilesystem").asBoolean()).isTrue();
+            assertThat(pod.path("topologySpreadConstraints")).isNotEmpty();
+            // the pods roll when the configuration changes
+            assertThat(deployment.path("spec").path("template").path("metadata").path("annotations")
+                    .path("checksum/config").asText()).hasSize(64);
+        }
+        var api = Charts.named(docs, "Deployment", "profile-store-api");
+        assertThat(api.path("spec").path("replicas").isMissingNode())
+                .as("the HorizontalPodAutoscaler owns the API's replicas").isTrue();
+        var hpa = Charts.ofKind(docs, "HorizontalPodAutoscaler").get(0);
+        assertThat(hpa.path("spec").path("scaleTargetRef").path("name").asText()).isEqualTo("profile-store-api");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void imagesArePinnedByValues(Values values) {
+        var docs = Charts.documents(values);
+        var images = new ArrayList<String>();
+        for (var doc : docs) {
+            images.addAll(doc.findValuesAsText("image"));
+        }
+        assertThat(images).isNotEmpty().allSatisfy(image -> {
+            assertThat(image).doesNotEndWith(":latest").containsPattern(":[^/]+$|@sha256:");
+        });
+        assertThat(images).contains("ghcr.io/profile-store/profile-store:0.1.0");
+        var digest = "sha256:" + "a".repeat(64);
+        var pinned = Charts.parse(Charts.template(values, Map.of("image.digest", digest)));
+        assertThat(Charts.named(pinned, "Deployment", "profile-store-api").findValuesAsText("image"))
+                .containsOnly("ghcr.io/profile-store/profile-store@" + digest);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void secretsAreMountedFromExistingSecretsAndReadAsFiles(Values values) {
+        var docs = Charts.documents(values);
+        var pod = Charts.named(docs, "Deployment", "profile-store-api").path("spec").path("template").path("spec");
+        var secretNames = pod.path("volumes").findValues("secret").stream().map(s -> s.path("name").asText()).toList();
+        assertThat(secretNames).contains("profiles-pg-app", "profile-store-rabbitmq");
+        var config = Charts.serviceConfig(docs);
+        assertThat(config)
+                .contains("${file:/var/run/secrets/profile-store/postgres/password}")
+                .contains("${file:/var/run/secrets/profile-store/rabbitmq/uri}");
+        assertThat(pod.path("containers").get(0).path("env").isMissingNode()).as("no secret in the environment").isTrue();
+    }
+
+    @Test
+    void valuesSchemaRefusesWhatTheServiceCouldNotRun() {
+        for (var bad : List.of(
+                Map.<String, Object>of("image.tag", "latest"),
+                Map.<String, Object>of("image.tag", ""),
+                Map.<String, Object>of("config.cassandra.replication.strategy", "EverywhereStrategy"),
+                Map.<String, Object>of("config.cassandra.replication.factor", 0),
+                Map.<String, Object>of("config.elasticsearch.index.shards", 0),
+                Map.<String, Object>of("config.profiles.lockLease", "five seconds"),
+                Map.<String, Object>of("config.postgres.url", "postgres://pg/profiles"),
+                Map.<String, Object>of("secrets.postgres.name", ""),
+                Map.<String, Object>of("config.auth.jwt.jwksUrl", "https://idp.example/jwks"),
+                Map.<String, Object>of("api.autoscaling.minReplicas", 0),
+                Map.<String, Object>of("api.pdb.minAvailable", 1),
+                Map.<String, Object>of("apiTypo.replicas", 3))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Charts.template(Values.DEFAULT, bad))
+                    .as("values %s", bad).hasMessageContaining("values don't meet the specifications of the schema");
+        }
+    }
+
+    private static List<String> args(JsonNode container) {
+        var args = new ArrayList<String>();
+        container.path("args").forEach(a -> args.add(a.asText()));
+        return args;
+    }
+}

@@ -1,0 +1,74 @@
+package io.profilestore.deploy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The command-line tools the deployment tests run: node (the schema validation in .ci/manifests), kubectl
+ * (kustomize) and yamllint. A missing tool fails the test with what to install: these checks are the point of the
+ * tests, so they are never skipped.
+ */
+final class Tools {
+
+    static final Path VALIDATOR_DIR = Charts.PROJECT.resolve(".ci/manifests");
+    static final Path VALIDATOR = VALIDATOR_DIR.resolve("validate-manifests.mjs");
+
+    record Result(int exitCode, String output) {
+    }
+
+    private Tools() {
+    }
+
+    static Result run(List<String> command, Path directory) {
+        try {
+            var process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not finish in 120 s:\n" + output);
+            }
+            return new Result(process.exitValue(), output);
+        } catch (IOException e) {
+            throw new AssertionError("cannot run " + command.get(0) + " (" + e.getMessage() + "): "
+                    + installHint(command.get(0)), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String installHint(String tool) {
+        return switch (tool) {
+            case "node" -> "Node.js 20 or newer must be on the PATH (Debian: apt-get install nodejs)";
+            case "kubectl" -> "kubectl (1.32 here) must be on the PATH; `kubectl kustomize` renders the Flux overlays";
+            case "yamllint" -> "yamllint must be on the PATH (Debian: apt-get install yamllint; .ci/run installs it)";
+            default -> "install it";
+        };
+    }
+
+    /** Validates the manifest files with the schemas of .ci/manifests; returns its report. */
+    static Result validate(List<Path> files) {
+        if (!Files.isDirectory(VALIDATOR_DIR.resolve("node_modules"))) {
+            throw new AssertionError("the validator's packages are not installed: run `npm ci` in " + VALIDATOR_DIR
+                    + " (.ci/run does)");
+        }
+        var command = new ArrayList<>(List.of("node", VALIDATOR.toString()));
+        files.forEach(f -> command.add(f.toString()));
+        return run(command, VALIDATOR_DIR);
+    }
+
+    /** kubectl kustomize of a folder; fails the test when kustomize refuses it. */
+    static String kustomize(Path folder) {
+        var result = run(List.of("kubectl", "kustomize", folder.toString()), Charts.PROJECT);
+        if (result.exitCode() != 0) {
+            throw new AssertionError("kubectl kustomize " + Charts.PROJECT.relativize(folder) + " failed:\n" + result.output());
+        }
+        return result.output();
+    }
+}
