@@ -63,6 +63,11 @@ final class BenchHttp implements Closeable {
                 .setBody(json, ContentType.APPLICATION_JSON).build());
     }
 
+    CompletableFuture<SimpleHttpResponse> post(String path, byte[] json) {
+        return send(authorized(SimpleRequestBuilder.post(base.resolve(path)))
+                .setBody(json, ContentType.APPLICATION_JSON).build());
+    }
+
     CompletableFuture<SimpleHttpResponse> put(String path, String ifMatch, String json) {
         return send(authorized(SimpleRequestBuilder.put(base.resolve(path))).setHeader("If-Match", ifMatch)
                 .setBody(json, ContentType.APPLICATION_JSON).build());

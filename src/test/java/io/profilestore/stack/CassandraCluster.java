@@ -166,8 +166,9 @@ final class CassandraCluster implements LocalService {
                 phi_convict_threshold: 5
                 commitlog_sync: periodic
                 commitlog_sync_period: 10000ms
-                memtable_heap_space: 64MiB
-                memtable_offheap_space: 64MiB
+                # an eighth of the heap each: small for tests, room for a million-profile import
+                memtable_heap_space: %dMiB
+                memtable_offheap_space: %dMiB
                 concurrent_compactors: 1
                 # a batch update of 100 full documents, and a merge, are one logged batch of several MiB
                 batch_size_warn_threshold: 1MiB
@@ -179,8 +180,15 @@ final class CassandraCluster implements LocalService {
                 hints_directory: %s
                 cdc_raw_directory: %s
                 """.formatted(token, settings.cassandraStoragePort(), host(node), host(node),
-                settings.cassandraStoragePort(), settings.cassandraPort(), dir.resolve("data"),
+                settings.cassandraStoragePort(), settings.cassandraPort(), memtableMiB(), memtableMiB(), dir.resolve("data"),
                 dir.resolve("commitlog"), dir.resolve("saved_caches"), dir.resolve("hints"), dir.resolve("cdc_raw"));
+    }
+
+    /** An eighth of the heap (512m: 64 MiB, 2g: 256 MiB). */
+    private long memtableMiB() {
+        String heap = settings.cassandraHeap().toLowerCase(java.util.Locale.ROOT);
+        long mib = Long.parseLong(heap.substring(0, heap.length() - 1)) * (heap.endsWith("g") ? 1024 : 1);
+        return Math.max(32, mib / 8);
     }
 
     private static String logbackXml(Path dir) {
