@@ -32,7 +32,7 @@ import java.util.UUID;
  */
 public class SearchIndex {
 
-    /** One write of a bulk: a document to put, or a profile to remove, in one concrete index. */
+    /** One write of a bulk: a document to put, or a profile to remove, in one index or through one of our aliases. */
     public sealed interface Write permits Put, Remove {
         String index();
 
@@ -81,22 +81,25 @@ public class SearchIndex {
     }
 
     /**
-     * The indices every change goes to: the one behind the alias, and the one a reindex is building (behind
-     * {@code <alias>-next}). Asked afresh for every batch, after its messages arrived: a reindex that began before
-     * a change was recorded is sure to get it.
+     * Where every change goes: the alias, and the alias of the generation a reindex is building ({@code
+     * <alias>-next}) while there is one. Aliases, not the indices behind them, and resolved by Elasticsearch when
+     * the bulk arrives: a write planned just before a reindex swaps the alias still lands in the generation that
+     * is live when it arrives, and a write to a generation deleted meanwhile fails instead of creating it again
+     * (writes through an alias require the alias). Asked afresh for every batch, after its messages arrived (and
+     * after the profiles were read): a reindex that began before the lookup copies what was read, and one that
+     * begins after it reads the profiles later.
      */
     public List<String> writeTargets() throws IOException {
-        var targets = new ArrayList<String>();
-        for (String name : List.of(alias, ElasticsearchSchema.nextAlias(alias))) {
-            if (client.indices().existsAlias(a -> a.name(name)).value()) {
-                targets.addAll(client.indices().getAlias(a -> a.name(name)).aliases().keySet());
-            }
-        }
-        if (targets.isEmpty()) {
+        if (!client.indices().existsAlias(a -> a.name(alias)).value()) {
             // without an index to write to, acknowledging would lose the change for search: wait for migrate
             throw new IOException("no index behind alias " + alias + "; run migrate");
         }
-        return targets.stream().distinct().toList();
+        String next = ElasticsearchSchema.nextAlias(alias);
+        return client.indices().existsAlias(a -> a.name(next)).value() ? List.of(alias, next) : List.of(alias);
+    }
+
+    private boolean isAlias(String name) {
+        return name.equals(alias) || name.equals(ElasticsearchSchema.nextAlias(alias));
     }
 
     /**
@@ -112,6 +115,7 @@ public class SearchIndex {
             if (write instanceof Put put) {
                 operations.add(BulkOperation.of(o -> o.index(i -> i.index(put.index()).id(put.pid().toString())
                         .version(put.externalVersion()).versionType(VersionType.External)
+                        .requireAlias(isAlias(put.index()))
                         .document(put.document()))));
             } else if (write instanceof Remove remove) {
                 operations.add(BulkOperation.of(o -> o.delete(d -> {

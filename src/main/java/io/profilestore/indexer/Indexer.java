@@ -223,6 +223,7 @@ public class Indexer implements Managed {
                 }
                 var rejected = new HashMap<UUID, String>();
                 for (var result : results) {
+                    LOG.debug("indexed {} in {}: {}", result.write().pid(), result.write().index(), result.outcome());
                     if (result.outcome() == SearchIndex.Outcome.REJECTED) {
                         // the error type only: Elasticsearch's reasons quote the document's values
                         String reason = result.reason();
@@ -232,7 +233,10 @@ public class Indexer implements Managed {
                 failingSince.set(null);
                 return rejected;
             } catch (CassandraUnavailableException | java.io.IOException | co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
-                failingSince.compareAndSet(null, Instant.now());
+                if (failingSince.compareAndSet(null, Instant.now())) {
+                    // the kind of failure only: Elasticsearch's reasons may quote a document's values
+                    LOG.warn("indexing failed ({}); retrying with backoff until it works", failureKind(e));
+                }
                 lastFailure.set(e.getMessage());
                 if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
                     return null;
@@ -245,6 +249,13 @@ public class Indexer implements Managed {
                 return bad;
             }
         }
+    }
+
+    private static String failureKind(Exception e) {
+        if (e instanceof co.elastic.clients.elasticsearch._types.ElasticsearchException es && es.error() != null) {
+            return "Elasticsearch " + es.status() + " " + es.error().type();
+        }
+        return e.getClass().getSimpleName();
     }
 
     private static long fence(ChangeEvent event) {

@@ -103,6 +103,16 @@ class ProfileInputTest {
     }
 
     @Test
+    void aClientStillSendingARefusedBodyGetsThe413NotABrokenPipe() {
+        // the server answers before reading the body; it reads and drops the rest so the sender is not cut off
+        for (int i = 0; i < 10; i++) {
+            var reply = api.send("PUT", "/v1/profiles/" + pid, "application/json", "{\"data\": " + big(600_000) + "}",
+                    Map.of("If-Match", etag(1)));
+            assertProblem(reply, 413, "body-too-large");
+        }
+    }
+
+    @Test
     void aBodyOverTheLimitIsCutOffWhenItComesChunked() throws Exception {
         var body = HttpRequest.BodyPublishers.ofInputStream(() ->
                 new ByteArrayInputStream(("{\"data\": " + big(300_000) + "}").getBytes(StandardCharsets.UTF_8)));
