@@ -52,7 +52,9 @@ final class PostgresBaseline {
                         chunk.setLength(0);
                     }
                 }
-                statement.execute("CREATE INDEX profile_surname_key ON bench.profile (surname_key text_pattern_ops)");
+                // the C collation lets one B-tree serve both the prefix LIKE and the ORDER BY ... LIMIT: the search
+                // reads its first 20 entries in order instead of sorting every match (text_pattern_ops could not)
+                statement.execute("CREATE INDEX profile_surname_key ON bench.profile (surname_key COLLATE \"C\", pid)");
                 statement.execute("CREATE INDEX profile_phones ON bench.profile USING gin (phones)");
                 statement.execute("ANALYZE bench.profile");
                 System.out.printf("PostgreSQL baseline: %,d profiles loaded and indexed in %.1f s%n", dataset.size,
@@ -101,7 +103,8 @@ final class PostgresBaseline {
     Object surnamePrefix(String key) throws SQLException {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""
-                        SELECT pid, data FROM bench.profile WHERE surname_key LIKE ? ORDER BY surname_key, pid LIMIT 20""")) {
+                        SELECT pid, data FROM bench.profile WHERE surname_key COLLATE "C" LIKE ?
+                         ORDER BY surname_key COLLATE "C", pid LIMIT 20""")) {
             statement.setString(1, key.replace("%", "") + "%");
             try (var rows = statement.executeQuery()) {
                 int n = 0;
