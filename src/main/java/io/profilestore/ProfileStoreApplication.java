@@ -52,6 +52,7 @@ import io.profilestore.health.PostgresHealthCheck;
 import io.profilestore.health.PrometheusEndpoint;
 import io.profilestore.health.RabbitMqHealthCheck;
 import io.profilestore.resources.BodyLimitFeature;
+import io.profilestore.resources.UnreadBodyFilter;
 import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.problems.DomainExceptionMapper;
 import io.profilestore.resources.problems.JsonExceptionMapper;
@@ -143,6 +144,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new UserResource(users));
             jersey.register(new SearchResource(new SearchService(index, dao, names)));
             jersey.register(new BodyLimitFeature());
+            environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
+                    .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");
             jersey.register(new ProblemExceptionMapper());
             jersey.register(new DomainExceptionMapper());
             jersey.register(new JsonExceptionMapper());

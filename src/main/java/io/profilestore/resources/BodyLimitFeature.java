@@ -15,14 +15,10 @@ import java.util.Map;
 
 /**
  * Enforces {@link BodyLimit}: a declared Content-Length over the limit is refused without parsing, and a body that
- * grows past it while being read (chunked) is cut off. Before the 413 leaves, up to {@link #LINGER} bytes of the
- * rest are read and thrown away (as web servers' "lingering close" does): a client still sending its body would
- * otherwise meet a closed connection and a broken pipe instead of the answer. What is larger than that is cut off.
+ * grows past it while being read (chunked) is cut off. What the client still sends is drained by
+ * {@link UnreadBodyFilter}, so that it sees the 413.
  */
 public class BodyLimitFeature implements DynamicFeature {
-
-    /** How much of a refused body is read and discarded so that the client sees the 413. */
-    static final long LINGER = 1024 * 1024;
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
@@ -42,7 +38,6 @@ public class BodyLimitFeature implements DynamicFeature {
         public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
             String declared = context.getHeaders().getFirst(HttpHeaders.CONTENT_LENGTH);
             if (declared != null && declared.matches("\\d{1,18}") && Long.parseLong(declared) > limit) {
-                discard(context.getInputStream(), LINGER);
                 throw tooLarge(limit);
             }
             context.setInputStream(new Limited(context.getInputStream(), limit));
@@ -80,23 +75,8 @@ public class BodyLimitFeature implements DynamicFeature {
         private void count(long n) {
             read += n;
             if (read > limit) {
-                discard(in, LINGER - read);
                 throw tooLarge(limit);
             }
-        }
-    }
-
-    /** Reads and drops up to {@code most} bytes, stopping early at the end of the body; the 413 stands either way. */
-    private static void discard(InputStream in, long most) {
-        var buffer = new byte[8192];
-        long left = most;
-        try {
-            int n;
-            while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0) {
-                left -= n;
-            }
-        } catch (IOException e) {
-            // the client went away or broke off: nothing more to read
         }
     }
 }

@@ -113,6 +113,18 @@ class ProfileInputTest {
     }
 
     @Test
+    void aRequestRefusedBeforeItsBodyWasReadLeavesTheConnectionUsable() {
+        // a 401 is answered before the body is read; the next request on the kept-alive connection must not
+        // meet a connection closed under it
+        var anonymous = api.as(null);
+        for (int i = 0; i < 20; i++) {
+            assertProblem(anonymous.send("PUT", "/v1/profiles/" + pid, "application/json", "{\"data\": " + big(20_000) + "}",
+                    Map.of("If-Match", etag(1))), 401, "unauthorized");
+            assertThat(api.get(pid).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void aBodyOverTheLimitIsCutOffWhenItComesChunked() throws Exception {
         var body = HttpRequest.BodyPublishers.ofInputStream(() ->
                 new ByteArrayInputStream(("{\"data\": " + big(300_000) + "}").getBytes(StandardCharsets.UTF_8)));
