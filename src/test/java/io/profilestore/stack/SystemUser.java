@@ -28,10 +28,12 @@ final class SystemUser {
                 "--init-groups", "--");
     }
 
+    /** Gives the folders to the service user, creating the user first when this machine has never seen it. */
     static void handOver(StackSettings settings, Path... paths) {
         if (!Processes.isRoot()) {
             return;
         }
+        ensureExists(settings.serviceUser());
         var command = new ArrayList<>(List.of("chown", "-R", settings.serviceUser() + ":"));
         for (Path path : paths) {
             command.add(path.toString());
