@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every document the chart renders, with each value set (and with the ServiceMonitor on, which the defaults leave
- * off), is valid against the Kubernetes and prometheus-operator schemas (.ci/manifests/validate-manifests.mjs).
+ * off), is valid against the Kubernetes and prometheus-operator schemas (src/test/manifests/validate-manifests.mjs).
  */
 class ChartSchemaTest {
 

@@ -232,9 +232,9 @@ class FluxTest {
 
     @Test
     void yamllintIsClean() {
-        var result = Tools.run(List.of("yamllint", "--strict", "--config-file", ".yamllint",
+        var result = Tools.yamllint(List.of("--strict", "--config-file", ".yamllint",
                 "helm/profile-store/Chart.yaml", "helm/profile-store/values.yaml",
-                "helm/profile-store/values-staging.yaml", "helm/profile-store/values-production.yaml", "flux"), Charts.PROJECT);
+                "helm/profile-store/values-staging.yaml", "helm/profile-store/values-production.yaml", "flux"));
         assertThat(result.exitCode()).as("yamllint:%n%s", result.output()).isZero();
     }
 

@@ -1,5 +1,7 @@
 package io.profilestore.deploy;
 
+import io.profilestore.stack.Packages;
+import io.profilestore.stack.Prerequisites;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,13 +11,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The command-line tools the deployment tests run: node (the schema validation in .ci/manifests), kubectl
- * (kustomize) and yamllint. A missing tool fails the test with what to install: these checks are the point of the
- * tests, so they are never skipped.
+ * The command-line tools the deployment tests run: node (the schema validation of src/test/manifests, whose
+ * packages Maven installs into target/manifests), kubectl (kustomize) and yamllint (installed with apt when
+ * missing, as the stack installs PostgreSQL). A missing tool fails the test with what to install: these checks
+ * are the point of the tests, so they are never skipped.
  */
 final class Tools {
 
-    static final Path VALIDATOR_DIR = Charts.PROJECT.resolve(".ci/manifests");
+    static final Path VALIDATOR_DIR = Charts.PROJECT.resolve("target/manifests");
     static final Path VALIDATOR = VALIDATOR_DIR.resolve("validate-manifests.mjs");
 
     record Result(int exitCode, String output) {
@@ -47,16 +50,26 @@ final class Tools {
         return switch (tool) {
             case "node" -> "Node.js 20 or newer must be on the PATH (Debian: apt-get install nodejs)";
             case "kubectl" -> "kubectl (1.32 here) must be on the PATH; `kubectl kustomize` renders the Flux overlays";
-            case "yamllint" -> "yamllint must be on the PATH (Debian: apt-get install yamllint; .ci/run installs it)";
+            case "yamllint" -> "yamllint must be on the PATH (Debian: apt-get install yamllint; installed when missing as root)";
             default -> "install it";
         };
     }
 
-    /** Validates the manifest files with the schemas of .ci/manifests; returns its report. */
+    /** yamllint with these arguments, installed first when it is missing and we may (as root, with apt). */
+    static Result yamllint(List<String> arguments) {
+        if (Prerequisites.onThePath("yamllint").isEmpty()) {
+            Packages.install("yamllint", "yamllint");
+        }
+        var command = new ArrayList<>(List.of("yamllint"));
+        command.addAll(arguments);
+        return run(command, Charts.PROJECT);
+    }
+
+    /** Validates the manifest files with the schemas of src/test/manifests; returns its report. */
     static Result validate(List<Path> files) {
         if (!Files.isDirectory(VALIDATOR_DIR.resolve("node_modules"))) {
-            throw new AssertionError("the validator's packages are not installed: run `npm ci` in " + VALIDATOR_DIR
-                    + " (.ci/run does)");
+            throw new AssertionError("the validator's packages are not installed in " + VALIDATOR_DIR + ": Maven "
+                    + "installs them before the tests (`mvn test-compile` or any later phase, without -DskipTests)");
         }
         var command = new ArrayList<>(List.of("node", VALIDATOR.toString()));
         files.forEach(f -> command.add(f.toString()));

@@ -1,5 +1,7 @@
 package io.profilestore.testing;
 
+import io.profilestore.stack.Packages;
+import io.profilestore.stack.Prerequisites;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,10 +13,7 @@ import java.util.Map;
  */
 final class Faketime {
 
-    private static final List<Path> LIBRARIES = List.of(
-            Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
-            Path.of("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
-            Path.of("/usr/local/lib/faketime/libfaketime.so.1"));
+    private static final List<Path> LIBRARIES = Prerequisites.FAKETIME_LIBRARIES;
 
     private Faketime() {
     }
@@ -22,7 +21,7 @@ final class Faketime {
     /** The environment that runs a process with its clock moved by the offset, e.g. {@code +30s}. */
     static synchronized Map<String, String> environment(String offset) {
         var library = LIBRARIES.stream().filter(Files::isRegularFile).findFirst().orElseGet(() -> {
-            io.profilestore.stack.Packages.install("libfaketime", "libfaketime");
+            Packages.install("libfaketime", "libfaketime");
             return LIBRARIES.stream().filter(Files::isRegularFile).findFirst()
                     .orElseThrow(() -> new IllegalStateException("libfaketime is installed but libfaketime.so.1 was not found"));
         });

@@ -100,7 +100,7 @@ class NameNormalizerTest {
     @Test
     void aNameAndItsRomanizationsMeet() throws IOException {
         // ICU's own BGN/PCGN and ISO 9 (GOST 7.79 A) transliterators, and ICAO Doc 9303 and GOST 7.79 B written
-        // as ICU rules in the other direction (src/test/resources/names/romanize-*.txt)
+        // as ICU rules in the other direction (src/local-stack/resources/io/profilestore/demo/names/romanize-*.txt)
         var schemes = List.of(
                 Transliterator.getInstance("Russian-Latin/BGN"),
                 Transliterator.getInstance("Cyrillic-Latin"),
@@ -122,16 +122,16 @@ class NameNormalizerTest {
     /** Every surname (both forms), first name and patronymic of the demo data. */
     static List<String> allNames() throws IOException {
         var names = new ArrayList<String>();
-        for (String row : lines("/names/surnames.tsv")) {
+        for (String row : lines("/io/profilestore/demo/names/surnames.tsv")) {
             var cells = row.split("\t");
             names.add(cells[0]);
             names.add(cells[1]);
         }
-        for (String row : lines("/names/first-names-male.tsv")) {
+        for (String row : lines("/io/profilestore/demo/names/first-names-male.tsv")) {
             var cells = row.split("\t");
             names.addAll(List.of(cells[0], cells[2], cells[3]));
         }
-        for (String row : lines("/names/first-names-female.tsv")) {
+        for (String row : lines("/io/profilestore/demo/names/first-names-female.tsv")) {
             names.add(row.split("\t")[0]);
         }
         return names;

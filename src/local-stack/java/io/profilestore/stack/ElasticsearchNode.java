@@ -59,8 +59,7 @@ final class ElasticsearchNode implements LocalService {
     @Override
     public void launch() {
         Binaries.ensure(settings);
-        var jdk = Jdks.find("Elasticsearch " + Binaries.ELASTICSEARCH_VERSION, "ES_JAVA_HOME",
-                settings.lookup().apply("ES_JAVA_HOME"), 21, Integer.MAX_VALUE);
+        var jdk = Jdks.forElasticsearch(settings);
         Path dist = Binaries.elasticsearchHome(settings);
         Path config = home.resolve("config");
         try {
@@ -92,7 +91,8 @@ final class ElasticsearchNode implements LocalService {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + home, e);
         }
-        SystemUser.handOver(settings, home, dist);
+        // the distribution stays as unpacked (readable by all, shared by stacks); the node writes only under home
+        SystemUser.handOver(settings, home);
         var command = new ArrayList<>(SystemUser.runAs(settings));
         command.addAll(List.of("env", "ES_JAVA_HOME=" + jdk.home(), "ES_PATH_CONF=" + config,
                 "ES_TMPDIR=" + home.resolve("tmp"),

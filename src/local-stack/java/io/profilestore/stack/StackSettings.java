@@ -27,6 +27,7 @@ public record StackSettings(
         int postgresPort,
         int rabbitmqPort,
         int rabbitmqDistPort,
+        int rabbitmqEpmdPort,
         String serviceUser,
         Duration startTimeout,
         Function<String, String> lookup) {
@@ -66,6 +67,7 @@ public record StackSettings(
                 read.port("PROFILE_STORE_POSTGRES_PORT", 15432),
                 read.port("PROFILE_STORE_RABBITMQ_PORT", 15673),
                 read.port("PROFILE_STORE_RABBITMQ_DIST_PORT", 25673),
+                read.port("PROFILE_STORE_RABBITMQ_EPMD_PORT", 24369),
                 read.text("PROFILE_STORE_STACK_USER", "profilestore"),
                 Duration.ofSeconds(read.integer("PROFILE_STORE_STACK_START_TIMEOUT", 300)),
                 lookup);

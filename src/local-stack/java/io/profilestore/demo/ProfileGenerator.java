@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
 
 /**
  * Realistic profiles of Russian customers, the same for the same seed: surnames and first names as common as they
- * are in Russia (src/test/resources/names), male and female forms, patronymics, birth dates, mobile phones,
+ * are in Russia (src/local-stack/resources/io/profilestore/demo/names), male and female forms, patronymics, birth dates, mobile phones,
  * passports, e-mail addresses. Some profiles carry their name in Latin letters, as a foreign document would, in
  * one of the common romanizations.
  */
@@ -25,8 +25,8 @@ public final class ProfileGenerator {
     public enum Romanization {
         BGN(Transliterator.getInstance("Russian-Latin/BGN")),
         ISO9(Transliterator.getInstance("Cyrillic-Latin")),
-        ICAO(rules("Russian-ICAO", "/names/romanize-icao.txt")),
-        GOST_B(rules("Russian-GOST-B", "/names/romanize-gost-b.txt"));
+        ICAO(rules("Russian-ICAO", "names/romanize-icao.txt")),
+        GOST_B(rules("Russian-GOST-B", "names/romanize-gost-b.txt"));
 
         private final Transliterator transliterator;
 
@@ -69,9 +69,9 @@ public final class ProfileGenerator {
     public ProfileGenerator(long seed, double latinShare) {
         this.random = new SplittableRandom(seed);
         this.latinShare = latinShare;
-        this.surnames = new Picker<>(table("/names/surnames.tsv", c -> new Surname(c[0], c[1]), 2));
-        this.maleNames = new Picker<>(table("/names/first-names-male.tsv", c -> new MaleName(c[0], c[2], c[3]), 1));
-        this.femaleNames = new Picker<>(table("/names/first-names-female.tsv", c -> c[0], 1));
+        this.surnames = new Picker<>(table("names/surnames.tsv", c -> new Surname(c[0], c[1]), 2));
+        this.maleNames = new Picker<>(table("names/first-names-male.tsv", c -> new MaleName(c[0], c[2], c[3]), 1));
+        this.femaleNames = new Picker<>(table("names/first-names-female.tsv", c -> c[0], 1));
     }
 
     /** The next profile's {@code data} document. */

@@ -134,12 +134,22 @@ public final class LocalStack implements Stack {
         };
     }
 
-    /** Waits for this run's turn to start or stop services; closing the channel ends the turn. */
+    /**
+     * Waits for this run's turn to start or stop services (another run may be starting them: as long as a start
+     * may take, and then some); closing the channel ends the turn.
+     */
     private static FileChannel takeTurn(StackSettings settings) throws IOException {
         var channel = FileChannel.open(settings.dir().resolve("stack.lock"),
                 StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            channel.lock();
+            if (channel.tryLock() == null) {
+                LOG.info("waiting for another run that is starting or stopping the stack under {}", settings.dir());
+                var patience = settings.startTimeout().multipliedBy(2);
+                Awaitility.await("another run to finish starting or stopping the stack under " + settings.dir())
+                        .atMost(patience)
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> channel.tryLock() != null);
+            }
             return channel;
         } catch (IOException | RuntimeException e) {
             channel.close();

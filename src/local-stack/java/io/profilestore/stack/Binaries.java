@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Cassandra's jars and the Elasticsearch distribution, fetched from Maven Central by
- * {@code src/local-stack/pom.xml} into {@code <stack dir>/dist} (or PROFILE_STORE_STACK_DIST_DIR) the first time
+ * {@code src/local-stack/binaries/pom.xml} into {@code <stack dir>/dist} (or PROFILE_STORE_STACK_DIST_DIR) the first time
  * they are needed.
  */
 final class Binaries {
@@ -39,7 +39,7 @@ final class Binaries {
         if (Files.exists(marker)) {
             return;
         }
-        Path pom = settings.projectDir().resolve("src/local-stack/pom.xml");
+        Path pom = settings.projectDir().resolve("src/local-stack/binaries/pom.xml");
         if (!Files.isRegularFile(pom)) {
             throw new IllegalStateException("cannot fetch Cassandra and Elasticsearch: " + pom + " is missing "
                     + "(run from the repository, or set profileStore.projectDir)");

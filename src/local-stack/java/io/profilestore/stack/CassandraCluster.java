@@ -77,8 +77,7 @@ final class CassandraCluster implements LocalService {
 
     /** Starts one node on its data and waits until it takes CQL connections (failure tests restart nodes). */
     void startNode(int node) {
-        var jdk = Jdks.find("Cassandra " + Binaries.CASSANDRA_VERSION, "CASSANDRA_JAVA_HOME",
-                settings.lookup().apply("CASSANDRA_JAVA_HOME"), 17, 23);
+        var jdk = Jdks.forCassandra(settings);
         launchNode(node, jdk);
         Awaitility.await("Cassandra node " + node + " to accept CQL connections")
                 .atMost(settings.startTimeout())
@@ -107,7 +106,7 @@ final class CassandraCluster implements LocalService {
             }
             Files.writeString(dir.resolve("conf/cassandra.yaml"), cassandraYaml(node, dir));
             Files.writeString(dir.resolve("conf/logback.xml"), logbackXml(dir));
-            try (InputStream args = getClass().getResourceAsStream("/stack/cassandra-jvm17.args")) {
+            try (InputStream args = getClass().getResourceAsStream("cassandra-jvm17.args")) {
                 Files.write(dir.resolve("conf/jvm17.args"), args.readAllBytes());
             }
         } catch (IOException e) {

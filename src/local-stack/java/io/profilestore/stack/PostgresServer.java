@@ -139,7 +139,7 @@ final class PostgresServer implements LocalService {
                 + "under /usr/lib/postgresql; set PROFILE_STORE_PG_BIN"));
     }
 
-    private static Optional<Path> installed() {
+    static Optional<Path> installed() {
         Path root = Path.of("/usr/lib/postgresql");
         if (Files.isExecutable(root.resolve("15/bin/postgres"))) {
             return Optional.of(root.resolve("15/bin"));

@@ -30,6 +30,18 @@ final class Jdks {
     private Jdks() {
     }
 
+    /** Cassandra 5.0 runs on 17 up to 23: the SecurityManager it relies on is gone from 24. */
+    static Jdk forCassandra(StackSettings settings) {
+        return find("Cassandra " + Binaries.CASSANDRA_VERSION, "CASSANDRA_JAVA_HOME",
+                settings.lookup().apply("CASSANDRA_JAVA_HOME"), 17, 23);
+    }
+
+    /** Elasticsearch 9 needs 21 or newer (the integ-test distribution brings no JDK of its own). */
+    static Jdk forElasticsearch(StackSettings settings) {
+        return find("Elasticsearch " + Binaries.ELASTICSEARCH_VERSION, "ES_JAVA_HOME",
+                settings.lookup().apply("ES_JAVA_HOME"), 21, Integer.MAX_VALUE);
+    }
+
     static Jdk find(String purpose, String variable, String explicit, int minMajor, int maxMajor) {
         if (explicit != null && !explicit.isBlank()) {
             var jdk = describe(Path.of(explicit));

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +71,9 @@ final class RabbitMqBroker implements LocalService {
                 Map.entry("HOME", home.resolve("home").toString()),
                 Map.entry("RABBITMQ_NODENAME", "profilestore" + settings.rabbitmqPort() + "@localhost"),
                 Map.entry("RABBITMQ_DIST_PORT", Integer.toString(settings.rabbitmqDistPort())),
+                // an Erlang port mapper of the stack's own, stopped with the node: the machine's (4369) is left
+                // alone, and nothing of ours outlives the stack
+                Map.entry("ERL_EPMD_PORT", Integer.toString(settings.rabbitmqEpmdPort())),
                 Map.entry("RABBITMQ_CONFIG_FILE", home.resolve("rabbitmq.conf").toString()),
                 Map.entry("RABBITMQ_ADVANCED_CONFIG_FILE", home.resolve("advanced.config").toString()),
                 Map.entry("RABBITMQ_CONF_ENV_FILE", home.resolve("rabbitmq-env.conf").toString()),
@@ -101,8 +105,18 @@ final class RabbitMqBroker implements LocalService {
 
     @Override
     public void stop() {
-        runningPids().forEach(pid -> Processes.stop(pid, "TERM", java.time.Duration.ofSeconds(60)));
+        runningPids().forEach(pid -> Processes.stop(pid, "TERM", Duration.ofSeconds(60)));
         launched = null;
+        stopPortMapper();
+    }
+
+    /** epmd refuses to stop while a node is registered with it: it goes only once no node of ours runs. */
+    private void stopPortMapper() {
+        try {
+            Processes.run(Duration.ofSeconds(10), "env", "ERL_EPMD_PORT=" + settings.rabbitmqEpmdPort(), "epmd", "-kill");
+        } catch (IllegalStateException | java.io.UncheckedIOException notRunning) {
+            // no port mapper on that port (never started, or stopped already)
+        }
     }
 
     String uri() {
@@ -125,7 +139,7 @@ final class RabbitMqBroker implements LocalService {
                 + "/usr/lib/rabbitmq/bin/rabbitmq-server is missing; set PROFILE_STORE_RABBITMQ_SERVER"));
     }
 
-    private static Optional<Path> installed() {
+    static Optional<Path> installed() {
         for (String candidate : List.of("/usr/lib/rabbitmq/bin/rabbitmq-server", "/opt/homebrew/sbin/rabbitmq-server",
                 "/usr/local/sbin/rabbitmq-server")) {
             if (Files.isExecutable(Path.of(candidate))) {

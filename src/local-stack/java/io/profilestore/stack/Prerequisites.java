@@ -1,0 +1,203 @@
+package io.profilestore.stack;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the README's two commands need from this machine, checked before anything starts: a first run that lacks
+ * something fails at once and names everything missing with how to get it, instead of failing a minute in on
+ * the first thing it trips over. {@code ./run-local} checks what the local stack needs; {@code mvn verify}
+ * (before its tests, see pom.xml) also the tools the tests run. A package the stack installs by itself (as root,
+ * with apt) counts as present.
+ */
+public final class Prerequisites {
+
+    /** Where Debian and others put libfaketime, which the clock-skew tests preload into a JVM. */
+    public static final List<Path> FAKETIME_LIBRARIES = List.of(
+            Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
+            Path.of("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
+            Path.of("/usr/local/lib/faketime/libfaketime.so.1"));
+
+    private static final Pattern NODE_VERSION = Pattern.compile("v(\\d+)\\.");
+
+    /** One thing checked: what it is, and either where it was found or what to do about it. */
+    record Finding(String what, boolean present, String detail) {
+        static Finding found(String what, String where) {
+            return new Finding(what, true, where);
+        }
+
+        static Finding missing(String what, String howToGetIt) {
+            return new Finding(what, false, howToGetIt);
+        }
+    }
+
+    private final StackSettings settings;
+    private final boolean root;
+    private final boolean aptAvailable;
+
+    Prerequisites(StackSettings settings, boolean root, boolean aptAvailable) {
+        this.settings = settings;
+        this.root = root;
+        this.aptAvailable = aptAvailable;
+    }
+
+    /** {@code Prerequisites [run-local|tests]}: prints what was found; exits 1 with what is missing. */
+    public static void main(String[] args) {
+        boolean tests = args.length > 0 && args[0].equals("tests");
+        var check = onThisMachine(StackSettings.fromEnvironment());
+        var findings = new ArrayList<>(check.forStack());
+        if (tests) {
+            findings.addAll(check.forTests());
+        }
+        var missing = findings.stream().filter(f -> !f.present()).toList();
+        if (!missing.isEmpty()) {
+            System.err.println(report(tests ? "mvn verify" : "./run-local", missing));
+            System.exit(1);
+        }
+        findings.forEach(f -> System.out.println("  " + f.what() + ": " + f.detail()));
+    }
+
+    static Prerequisites onThisMachine(StackSettings settings) {
+        return new Prerequisites(settings, Processes.isRoot(), Packages.aptAvailable());
+    }
+
+    /** Fails with the list of what is missing for the stack, before anything has started. */
+    public static void requireForStack(StackSettings settings) {
+        var missing = onThisMachine(settings).forStack().stream().filter(f -> !f.present()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(report("./run-local", missing));
+        }
+    }
+
+    static String report(String command, List<Finding> missing) {
+        var text = new StringBuilder(command + " cannot run on this machine yet; it needs:");
+        missing.forEach(f -> text.append("\n  - ").append(f.what()).append(": ").append(f.detail()));
+        text.append("\n(README, Quick start: what a machine needs)");
+        return text.toString();
+    }
+
+    /** What the local stack needs (nothing in the docker and external modes, which start no process here). */
+    List<Finding> forStack() {
+        if (settings.mode() != StackMode.LOCAL) {
+            return List.of();
+        }
+        var findings = new ArrayList<Finding>();
+        findings.add(jdk("a JDK 17 to 23 for Cassandra", () -> Jdks.forCassandra(settings)));
+        findings.add(jdk("a JDK 21 or newer for Elasticsearch", () -> Jdks.forElasticsearch(settings)));
+        findings.add(osPackage("PostgreSQL", "PROFILE_STORE_PG_BIN", "postgresql-15", "bin/postgres",
+                PostgresServer.installed()));
+        findings.add(osPackage("RabbitMQ", "PROFILE_STORE_RABBITMQ_SERVER", "rabbitmq-server", "",
+                RabbitMqBroker.installed()));
+        if (root) {
+            // as root, Elasticsearch and PostgreSQL run as a user of the stack's own, made and switched to with these
+            for (String command : List.of("useradd", "setpriv", "chown", "setsid")) {
+                findings.add(onPath(command).map(p -> Finding.found(command, p.toString()))
+                        .orElseGet(() -> Finding.missing(command, "the stack runs as root and needs it (Debian: "
+                                + (command.equals("useradd") ? "passwd" : command.equals("chown") ? "coreutils"
+                                : "util-linux") + ")")));
+            }
+        }
+        return findings;
+    }
+
+    /** What the tests run beside the stack: the deployment tests' tools and libfaketime. */
+    List<Finding> forTests() {
+        var findings = new ArrayList<Finding>();
+        findings.add(node());
+        findings.add(onPath("npm").map(p -> Finding.found("npm", p.toString()))
+                .orElseGet(() -> Finding.missing("npm", "Maven installs the manifest validator's packages with it "
+                        + "(Debian: apt-get install npm; it comes with Node.js elsewhere)")));
+        findings.add(onPath("kubectl").map(p -> Finding.found("kubectl", p.toString()))
+                .orElseGet(() -> Finding.missing("kubectl", "the deployment tests render the Flux overlays with "
+                        + "`kubectl kustomize` (any kubectl 1.2x: https://kubernetes.io/docs/tasks/tools/)")));
+        findings.add(onPath("yamllint").map(p -> Finding.found("yamllint", p.toString()))
+                .orElseGet(() -> installable("yamllint", "yamllint")));
+        findings.add(FAKETIME_LIBRARIES.stream().filter(Files::isRegularFile).findFirst()
+                .map(p -> Finding.found("libfaketime", p.toString()))
+                .orElseGet(() -> installable("libfaketime", "libfaketime")));
+        return findings;
+    }
+
+    private interface JdkLookup {
+        Jdks.Jdk find();
+    }
+
+    private static Finding jdk(String what, JdkLookup lookup) {
+        try {
+            var jdk = lookup.find();
+            return Finding.found(what, "JDK " + jdk.major() + " at " + jdk.home());
+        } catch (IllegalStateException e) {
+            return Finding.missing(what, e.getMessage());
+        }
+    }
+
+    private Finding osPackage(String what, String variable, String debianPackage, String executable,
+            Optional<Path> installed) {
+        String explicit = settings.lookup().apply(variable);
+        if (explicit != null && !explicit.isBlank()) {
+            Path path = Path.of(explicit.trim());
+            return Files.exists(executable.isEmpty() ? path : path.resolve(executable))
+                    ? Finding.found(what, path + " (" + variable + ")")
+                    : Finding.missing(what, variable + "=" + explicit + " names nothing there");
+        }
+        return installed.map(p -> Finding.found(what, p.toString()))
+                .orElseGet(() -> installable(what, debianPackage));
+    }
+
+    private Finding installable(String what, String debianPackage) {
+        if (root && aptAvailable) {
+            return Finding.found(what, "not installed yet; installed with apt (" + debianPackage + ") when first needed");
+        }
+        return Finding.missing(what, "install it (Debian: sudo apt-get install " + debianPackage
+                + "), or run as root on Debian, where it is installed when first needed");
+    }
+
+    private Finding node() {
+        var node = onPath("node");
+        if (node.isEmpty()) {
+            return Finding.missing("Node.js 20 or newer", "the manifest validator runs on it (https://nodejs.org; "
+                    + "Debian 12's own nodejs is 18, too old)");
+        }
+        String version;
+        try {
+            version = Processes.run(Duration.ofSeconds(20), node.get().toString(), "--version").trim();
+        } catch (IllegalStateException e) {
+            return Finding.missing("Node.js 20 or newer", node.get() + " --version failed: " + e.getMessage());
+        }
+        Matcher matcher = NODE_VERSION.matcher(version);
+        if (!matcher.find() || Integer.parseInt(matcher.group(1)) < 20) {
+            return Finding.missing("Node.js 20 or newer", node.get() + " is " + version);
+        }
+        return Finding.found("Node.js 20 or newer", node.get() + " (" + version + ")");
+    }
+
+    /** The first executable of that name on this process's PATH. */
+    public static Optional<Path> onThePath(String command) {
+        return onPath(command, System.getenv("PATH"));
+    }
+
+    private Optional<Path> onPath(String command) {
+        return onPath(command, settings.lookup().apply("PATH"));
+    }
+
+    private static Optional<Path> onPath(String command, String path) {
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(":")) {
+            if (!dir.isBlank()) {
+                Path candidate = Path.of(dir, command);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,193 @@
+package io.profilestore.stack;
+
+import ch.qos.logback.access.common.spi.IAccessEvent;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.spi.DeferredProcessingAware;
+import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.ConfigurationSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.ServerLifecycleListener;
+import io.dropwizard.logging.common.AbstractAppenderFactory;
+import io.dropwizard.logging.common.AppenderFactory;
+import io.dropwizard.logging.common.ConsoleAppenderFactory;
+import io.dropwizard.logging.common.DefaultLoggingFactory;
+import io.dropwizard.logging.common.FileAppenderFactory;
+import io.dropwizard.request.logging.LogbackAccessRequestLogFactory;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.demo.DemoLoader;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.Server;
+
+/**
+ * What {@code ./run-local} runs: checks the machine, starts (or joins) the stack, applies the schema, serves the
+ * API, prints where. Ctrl-C stops the service, then the stack unless another run still uses it.
+ * {@code ./run-local stop} stops a stack that killed runs left behind; {@code ./run-local --demo [N]} also loads N
+ * (3000) generated profiles.
+ *
+ * <p>The console shows what a person waits for (start-up, readiness, the URL) and warnings; the service's log and
+ * its request log go to files under the stack folder, named in the banner.
+ */
+public final class RunLocal {
+
+    static final String CONFIG = "profile-store.yml";
+
+    private RunLocal() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        var settings = StackSettings.fromEnvironment();
+        if (args.length > 0 && args[0].equals("stop")) {
+            boolean stopped = LocalStack.stopLeftovers(settings);
+            System.out.println(stopped ? "stopped the local stack under " + settings.dir()
+                    : "the local stack under " + settings.dir() + " is in use by another run; left running");
+            return;
+        }
+        try {
+            Prerequisites.requireForStack(settings);
+        } catch (IllegalStateException missing) {
+            System.err.println(missing.getMessage());
+            System.exit(1);
+        }
+        System.out.println("starting the backing services (" + settings.modeSetting() + " mode) ...");
+        var stack = Stack.start(settings);
+        System.out.println("backing services: " + stack.describe());
+        stack.endpoints().configOverrides().forEach((path, value) -> System.setProperty("dw." + path, value));
+        // one process does it all locally: API, relay and indexer
+        System.setProperty("dw.indexer.inProcess", "true");
+        // on a developer's machine the API answers without tokens (every caller has every role), unless asked
+        if (System.getenv("PROFILE_STORE_AUTH_ENABLED") == null) {
+            System.setProperty("dw.auth.enabled", "false");
+            System.out.println("authentication is off for this local run (PROFILE_STORE_AUTH_ENABLED=true turns it on)");
+        }
+
+        var logs = settings.dir().resolve("profile-store");
+        var app = new LocalApplication(logs);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("stopping profile-store and the stack it started ...");
+            app.stopServer();
+            stack.close();
+            System.out.println("stopped");
+        }, "run-local-shutdown"));
+
+        System.out.println("applying the schema and starting profile-store (its log: " + logs + ") ...");
+        app.run("migrate", CONFIG);
+        app.run("server", CONFIG);
+
+        int demo = demoCount(args);
+        if (demo > 0) {
+            var base = URI.create("http://localhost:" + app.port());
+            int created = DemoLoader.load(base, demo, System.nanoTime());
+            System.out.printf("%ndemo data: %d profiles created. Try:%n"
+                    + "  curl -s '%s/v1/search?surname=ivanov' | jq%n"
+                    + "  curl -s '%s/v1/search?surname=kuzn&firstName=%%D0%%B0' | jq   # Kuzn..., А...%n"
+                    + "  curl -s '%s/v1/search?surname=Bdfyjd' | jq    # Иванов, typed with the Latin layout on%n",
+                    created, base, base, base);
+        }
+    }
+
+    /** {@code --demo} alone means 3000; {@code --demo 500} means 500. */
+    static int demoCount(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--demo")) {
+                return i + 1 < args.length && args[i + 1].matches("\\d+") ? Integer.parseInt(args[i + 1]) : 3000;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The application with the local run's logging (files, warnings on the console), a banner once Jetty listens,
+     * and a handle to stop it before the stack.
+     */
+    private static final class LocalApplication extends ProfileStoreApplication {
+        private final Path logs;
+        private final AtomicReference<Server> server = new AtomicReference<>();
+        private volatile int port;
+
+        LocalApplication(Path logs) {
+            this.logs = logs;
+        }
+
+        int port() {
+            return port;
+        }
+
+        @Override
+        public void initialize(Bootstrap<ProfileStoreConfiguration> bootstrap) {
+            super.initialize(bootstrap);
+            // the logging must be set on the configuration before Dropwizard applies it, right after parsing
+            bootstrap.setConfigurationFactoryFactory((klass, validator, mapper, prefix) ->
+                    new YamlConfigurationFactory<>(klass, validator, mapper, prefix) {
+                        @Override
+                        public ProfileStoreConfiguration build(ConfigurationSourceProvider provider, String path)
+                                throws IOException, ConfigurationException {
+                            return logToFiles(super.build(provider, path));
+                        }
+                    });
+        }
+
+        /** The service's log to a file and warnings to the console; the request log to a file of its own. */
+        private ProfileStoreConfiguration logToFiles(ProfileStoreConfiguration config) {
+            FileAppenderFactory<ILoggingEvent> serviceLog = file("service.log");
+            ConsoleAppenderFactory<ILoggingEvent> warnings = new ConsoleAppenderFactory<>();
+            warnings.setThreshold("WARN");
+            List<AppenderFactory<ILoggingEvent>> appenders = List.of(serviceLog, warnings);
+            ((DefaultLoggingFactory) config.getLoggingFactory()).setAppenders(appenders);
+
+            var requestLog = (LogbackAccessRequestLogFactory) ((DefaultServerFactory) config.getServerFactory())
+                    .getRequestLogFactory();
+            var configured = requestLog.getAppenders();
+            FileAppenderFactory<IAccessEvent> requests = file("requests.log");
+            if (!configured.isEmpty() && configured.get(0) instanceof AbstractAppenderFactory<?> first) {
+                requests.setLogFormat(first.getLogFormat()); // the service's format: no query strings
+            }
+            List<AppenderFactory<IAccessEvent>> requestAppenders = List.of(requests);
+            requestLog.setAppenders(requestAppenders);
+            return config;
+        }
+
+        private <E extends DeferredProcessingAware> FileAppenderFactory<E> file(String name) {
+            FileAppenderFactory<E> file = new FileAppenderFactory<>();
+            file.setCurrentLogFilename(logs.resolve(name).toString());
+            file.setArchivedLogFilenamePattern(logs.resolve(name.replace(".log", "-%d.log.gz")).toString());
+            file.setArchivedFileCount(3);
+            return file;
+        }
+
+        @Override
+        public void run(ProfileStoreConfiguration config, Environment environment) {
+            super.run(config, environment);
+            environment.lifecycle().addServerLifecycleListener(new ServerLifecycleListener() {
+                @Override
+                public void serverStarted(Server started) {
+                    server.set(started);
+                    port = getLocalPort(started);
+                    System.out.printf("%nprofile-store is up: http://localhost:%d/  (admin: http://localhost:%d/"
+                            + "healthcheck and /metrics)%nlogs: %s (service), %s (requests)%n"
+                            + "Ctrl-C stops it and the stack.%n",
+                            getLocalPort(started), getAdminPort(started), logs.resolve("service.log"),
+                            logs.resolve("requests.log"));
+                }
+            });
+        }
+
+        void stopServer() {
+            var running = server.get();
+            if (running != null) {
+                try {
+                    running.stop();
+                } catch (Exception e) {
+                    System.err.println("could not stop Jetty cleanly: " + e.getMessage());
+                }
+            }
+        }
+    }
+}
