@@ -73,7 +73,8 @@ class ConcurrentChangesTest {
         var leaseOfA = pause.awaitReached(Duration.ofSeconds(10));
 
         // B is refused while A's lock lasts, and gets through once it has run out
-        var writerB = await().atMost(LEASE.multipliedBy(5)).pollInterval(Duration.ofMillis(100))
+        var writerB = await("writer B to get through once A's lock has run out").atMost(LEASE.multipliedBy(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> api.put(pid, etag(1), "{\"who\": \"B\"}"), reply -> reply.status() == 200);
         pause.resume();
         var replyA = writerA.get(30, TimeUnit.SECONDS);
@@ -94,7 +95,8 @@ class ConcurrentChangesTest {
         var writerA = CompletableFuture.supplyAsync(() -> api.put(pid, etag(1), "{\"who\": \"A\"}"));
         pause.awaitReached(Duration.ofSeconds(10));
 
-        var writerB = await().atMost(LEASE.multipliedBy(5)).pollInterval(Duration.ofMillis(100))
+        var writerB = await("writer B to get through once A's lock has run out").atMost(LEASE.multipliedBy(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> api.put(pid, etag(1), "{\"who\": \"B\"}"), reply -> reply.status() == 200);
         pause.resume();
 

@@ -85,7 +85,7 @@ class LocalStackLifecycleTest {
         assertThat(thirdReady.pid()).isEqualTo(pid);
 
         assertThat(third.leave()).as("the last run to leave stops the stack").isEqualTo("LEFT stopped");
-        await().atMost(Duration.ofSeconds(30)).until(() -> !Processes.isAlive(pid));
+        await("PostgreSQL " + pid + " to exit").atMost(Duration.ofSeconds(30)).until(() -> !Processes.isAlive(pid));
         assertThat(answers()).isFalse();
     }
 
@@ -99,7 +99,7 @@ class LocalStackLifecycleTest {
 
         run.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         assertThat(LocalStack.stopLeftovers(settings())).isTrue();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !Processes.isAlive(pid));
+        await("PostgreSQL " + pid + " to exit").atMost(Duration.ofSeconds(30)).until(() -> !Processes.isAlive(pid));
     }
 
     private StackSettings settings() {

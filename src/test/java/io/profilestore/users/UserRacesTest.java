@@ -165,7 +165,8 @@ class UserRacesTest {
 
         killDuringMerge(target, source, "recorded");
 
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        await("the interrupted merge to be resumed: the source read as the target")
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> api.user(source).json().path("uid").asText().equals(target.toString()));
         assertConsistent(users, api);
         for (UUID pid : users.get(source)) {
@@ -186,7 +187,8 @@ class UserRacesTest {
         killDuringMerge(target, source, "written");
 
         assertThat(api.user(source).json().path("uid").asText()).isEqualTo(target.toString());
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        await("the interrupted merge's journal to be marked applied")
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> Stores.operationStates(target).equals(List.of("applied")));
         assertConsistent(users, api);
         for (UUID pid : users.get(source)) {
