@@ -1,0 +1,94 @@
+package io.profilestore.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a machine lacks is named, with how to get it, before anything starts. */
+class PrerequisitesTest {
+
+    @TempDir
+    Path empty;
+
+    @Test
+    void aMachineWithoutToolsOrPackagesGetsOneListOfEverythingMissing() {
+        var check = new Prerequisites(settings(Map.of(
+                "PATH", empty.toString(),
+                "CASSANDRA_JAVA_HOME", empty.resolve("no-jdk").toString(),
+                "ES_JAVA_HOME", System.getProperty("java.home"),
+                "PROFILE_STORE_PG_BIN", empty.resolve("no-postgres").toString())), false, false);
+
+        var missing = missing(check);
+
+        assertThat(missing).containsKeys("a JDK 17 to 23 for Cassandra", "a JDK 21 or newer for Elasticsearch",
+                "PostgreSQL", "Node.js 20 or newer", "npm", "kubectl", "yamllint");
+        assertThat(missing.get("a JDK 17 to 23 for Cassandra")).contains("CASSANDRA_JAVA_HOME");
+        assertThat(missing.get("a JDK 21 or newer for Elasticsearch"))
+                .as("the JDK running the tests is 17, too old for Elasticsearch")
+                .contains("ES_JAVA_HOME").contains("21 or newer");
+        assertThat(missing.get("PostgreSQL")).contains("PROFILE_STORE_PG_BIN").contains("names nothing there");
+        assertThat(missing.get("yamllint")).contains("apt-get install yamllint");
+        assertThat(missing.get("kubectl")).contains("kubectl kustomize");
+    }
+
+    @Test
+    void asRootWithAptAMissingPackageIsInstalledWhenNeededNotMissing() {
+        var check = new Prerequisites(settings(Map.of("PATH", empty.toString())), true, true);
+
+        var missing = missing(check);
+
+        assertThat(missing).doesNotContainKey("yamllint").doesNotContainKey("libfaketime");
+        assertThat(check.forTests()).filteredOn(f -> f.what().equals("yamllint")).singleElement()
+                .satisfies(f -> assertThat(f.detail()).contains("installed with apt"));
+        assertThat(missing).as("as root the stack needs useradd and setpriv, not on this PATH")
+                .containsKeys("useradd", "setpriv");
+    }
+
+    @Test
+    void thisMachineHasEverythingTheTestsNeed() {
+        var check = Prerequisites.onThisMachine(StackSettings.fromEnvironment());
+
+        assertThat(check.forStack()).isNotEmpty();
+        assertThat(missing(check)).isEmpty();
+    }
+
+    @Test
+    void runLocalStopsBeforeStartingAnythingAndSaysWhatIsMissing() throws Exception {
+        Path stackDir = empty.resolve("stack");
+        var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), RunLocal.class.getName())
+                .redirectErrorStream(true);
+        builder.environment().put("PROFILE_STORE_STACK", "local");
+        builder.environment().put("PROFILE_STORE_STACK_DIR", stackDir.toString());
+        builder.environment().put("ES_JAVA_HOME", System.getProperty("java.home"));
+        var process = builder.start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(process.exitValue()).as(output).isEqualTo(1);
+        assertThat(output).contains("./run-local cannot run on this machine yet").contains("ES_JAVA_HOME")
+                .doesNotContain("starting the backing services").doesNotContain("Exception");
+        assertThat(stackDir).as("nothing was started or made").doesNotExist();
+    }
+
+    private static Map<String, String> missing(Prerequisites check) {
+        var missing = new HashMap<String, String>();
+        check.forStack().stream().filter(f -> !f.present()).forEach(f -> missing.put(f.what(), f.detail()));
+        check.forTests().stream().filter(f -> !f.present()).forEach(f -> missing.put(f.what(), f.detail()));
+        return missing;
+    }
+
+    private StackSettings settings(Map<String, String> values) {
+        var all = new HashMap<>(values);
+        all.put("PROFILE_STORE_STACK", "local");
+        all.put("PROFILE_STORE_STACK_DIR", empty.resolve("stack").toString());
+        return StackSettings.from(all);
+    }
+}
