@@ -168,6 +168,9 @@ public final class RunLocal {
             environment.lifecycle().addServerLifecycleListener(new ServerLifecycleListener() {
                 @Override
                 public void serverStarted(Server started) {
+                    // our shutdown hook stops Jetty, then the stack; Jetty's own hook would stop it at the same
+                    // time, and our hook would go on to stop the stack under a service still running
+                    started.setStopAtShutdown(false);
                     server.set(started);
                     port = getLocalPort(started);
                     System.out.printf("%nprofile-store is up: http://localhost:%d/  (admin: http://localhost:%d/"
