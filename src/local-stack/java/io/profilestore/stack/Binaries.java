@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +33,15 @@ final class Binaries {
         return settings.distDir().resolve("elasticsearch-" + ELASTICSEARCH_VERSION);
     }
 
-    /** Fetches what is missing; a marker file tells a complete fetch from one a killed run left half done. */
-    static synchronized void ensure(StackSettings settings) {
+    static void ensure(StackSettings settings) {
+        ensure(settings, LOG::info);
+    }
+
+    /**
+     * Fetches what is missing, telling {@code say}; a marker file tells a complete fetch from one a killed run left
+     * half done.
+     */
+    static synchronized void ensure(StackSettings settings, Consumer<String> say) {
         Path marker = settings.distDir().resolve(".complete-cassandra-" + CASSANDRA_VERSION + "-elasticsearch-"
                 + ELASTICSEARCH_VERSION);
         if (Files.exists(marker)) {
@@ -44,8 +52,8 @@ final class Binaries {
             throw new IllegalStateException("cannot fetch Cassandra and Elasticsearch: " + pom + " is missing "
                     + "(run from the repository, or set profileStore.projectDir)");
         }
-        LOG.info("fetching Cassandra {} and Elasticsearch {} from Maven Central into {} (once, about 220 MB)",
-                CASSANDRA_VERSION, ELASTICSEARCH_VERSION, settings.distDir());
+        say.accept("fetching Cassandra " + CASSANDRA_VERSION + " and Elasticsearch " + ELASTICSEARCH_VERSION
+                + " from Maven Central into " + settings.distDir() + " (once, about 220 MB) ...");
         Processes.run(Duration.ofMinutes(20), List.of(maven(), "-B", "-q", "-f", pom.toString(),
                 "-Ddist.dir=" + settings.distDir(), "package").toArray(String[]::new));
         try {

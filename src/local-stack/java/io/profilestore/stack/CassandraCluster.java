@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,7 +83,7 @@ final class CassandraCluster implements LocalService {
                 .pollInterval(Duration.ofMillis(250))
                 .failFast("Cassandra node " + node + " exited; see " + nodeDir(node).resolve("logs"),
                         () -> nodePid(node).isEmpty())
-                .until(() -> portOpen(host(node), settings.cassandraPort()));
+                .until(() -> Ports.open(host(node), settings.cassandraPort()));
     }
 
     /** Stops one node the polite way: it tells its peers it is going. */
@@ -214,7 +213,7 @@ final class CassandraCluster implements LocalService {
     @Override
     public boolean ready() {
         for (int node = 1; node <= settings.cassandraNodes(); node++) {
-            if (!portOpen(host(node), settings.cassandraPort())) {
+            if (!Ports.open(host(node), settings.cassandraPort())) {
                 return false;
             }
         }
@@ -245,15 +244,6 @@ final class CassandraCluster implements LocalService {
         var pids = runningPids();
         pids.parallelStream().forEach(pid -> Processes.stop(pid, "TERM", Duration.ofSeconds(60)));
         launched.clear();
-    }
-
-    static boolean portOpen(String host, int port) {
-        try (var socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /** The contact points for the driver. */

@@ -1,15 +1,16 @@
 package io.profilestore.stack;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +19,7 @@ public final class Packages {
 
     private static final Logger LOG = LoggerFactory.getLogger(Packages.class);
 
-    /** The locks apt and dpkg take (fcntl locks, which Java's file locks are too on Linux). */
+    /** The locks apt and dpkg take: fcntl locks, listed in /proc/locks while held. */
     static final List<Path> APT_LOCKS = List.of(Path.of("/var/lib/dpkg/lock-frontend"), Path.of("/var/lib/dpkg/lock"),
             Path.of("/var/lib/apt/lists/lock"));
 
@@ -34,25 +35,29 @@ public final class Packages {
         return Files.isExecutable(Path.of("/usr/bin/apt-get"));
     }
 
-    public static synchronized void install(String what, String debianPackage) {
+    public static void install(String what, String debianPackage) {
+        install(what, debianPackage, LOG::info);
+    }
+
+    /** Installs the package with apt, telling {@code say} what it does and what it waits for. */
+    public static synchronized void install(String what, String debianPackage, Consumer<String> say) {
         if (!Processes.isRoot() || !aptAvailable()) {
             throw new IllegalStateException(what + " is not installed. Install it (Debian or Ubuntu: sudo apt-get "
-                    + "install " + debianPackage + "; macOS: brew install " + what.toLowerCase() + "), or run the "
-                    + "stack in Docker (PROFILE_STORE_STACK=docker) or against your own services "
-                    + "(PROFILE_STORE_STACK=external); see the README.");
+                    + "install " + debianPackage + "), or run the stack in Docker (PROFILE_STORE_STACK=docker) or "
+                    + "against your own services (PROFILE_STORE_STACK=external); see the README.");
         }
-        LOG.info("installing {} with apt-get (package {})", what, debianPackage);
+        say.accept("installing " + what + " with apt-get (package " + debianPackage + ")");
         if (!updated) {
-            apt(LOG::info, "update", "-qq");
+            apt(say, "update", "-qq");
             updated = true;
         }
-        apt(LOG::info, "install", "-y", "-qq", "--no-install-recommends", debianPackage);
+        apt(say, "install", "-y", "-qq", "--no-install-recommends", debianPackage);
     }
 
     /**
-     * Runs apt-get once no other apt or dpkg holds its locks. apt-get alone would fail at once on a held lock
-     * (unattended upgrades, a second install of ours in another process); the Lock::Timeout covers the moment
-     * between our look and apt-get's own.
+     * Runs apt-get once no other apt or dpkg holds its locks: apt-get alone fails at once on a held lock
+     * (unattended upgrades, an install of ours in another process). The Lock::Timeout makes apt-get itself wait
+     * for dpkg's locks should another apt take them between our look and its own.
      */
     static void apt(Consumer<String> say, String... arguments) {
         awaitAptLocks(say, APT_LOCK_WAIT);
@@ -63,48 +68,80 @@ public final class Packages {
     }
 
     /**
-     * Waits until none of apt's locks is held by another process, saying so when it has to wait and every 30
-     * seconds after; fails after {@code atMost}.
+     * Waits until no process holds one of apt's locks, saying so when it has to wait and every 30 seconds after;
+     * fails after {@code atMost}. It only looks (in /proc/locks): taking a lock to see whether it is free would
+     * make an apt that starts at that moment fail.
      */
     static void awaitAptLocks(Consumer<String> say, Duration atMost) {
-        long deadline = System.nanoTime() + atMost.toNanos();
-        long nextWord = System.nanoTime();
-        for (Path lock = heldLock(); lock != null; lock = heldLock()) {
-            long now = System.nanoTime();
-            if (now - deadline > 0) {
-                throw new IllegalStateException("another apt or dpkg has held " + lock + " for over " + atMost
-                        + "; let it finish (ps -C apt-get,apt,dpkg) and run again");
-            }
-            if (now - nextWord >= 0) {
-                say.accept("waiting for apt's lock " + lock + ": another apt-get or dpkg is running (waiting up to "
-                        + atMost.toMinutes() + " min)");
-                nextWord = now + Duration.ofSeconds(30).toNanos();
-            }
-            try {
-                Thread.sleep(500); // polling a lock that another process holds: nothing to be notified by
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for apt's lock", e);
-            }
+        var lastWord = new AtomicLong(System.nanoTime() - Duration.ofMinutes(1).toNanos());
+        try {
+            Awaitility.await("apt's locks to be free")
+                    .atMost(atMost)
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        var held = heldLock();
+                        if (held.isPresent() && System.nanoTime() - lastWord.get() >= Duration.ofSeconds(30).toNanos()) {
+                            lastWord.set(System.nanoTime());
+                            say.accept("waiting for apt's lock " + held.get() + ": another apt-get or dpkg is running"
+                                    + " (waiting up to " + atMost.toMinutes() + " min)");
+                        }
+                        return held.isEmpty();
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("another apt or dpkg has held " + heldLock().map(Path::toString)
+                    .orElse("apt's lock") + " for over " + atMost + "; let it finish (ps -C apt-get,apt,dpkg) and run "
+                    + "again", e);
         }
     }
 
-    /** The first of apt's locks that another process holds now, or null. */
-    private static Path heldLock() {
+    /** The first of apt's locks that some process holds now, read from the kernel's list of file locks. */
+    static Optional<Path> heldLock() {
+        List<String> locks;
+        try {
+            locks = Files.readAllLines(Path.of("/proc/locks"));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
         for (Path lock : APT_LOCKS) {
-            if (!Files.exists(lock)) {
-                continue;
-            }
-            try (var channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
-                FileLock mine = channel.tryLock();
-                if (mine == null) {
-                    return lock;
-                }
-                mine.release();
-            } catch (IOException e) {
-                LOG.debug("cannot look at {}: {}", lock, e.getMessage());
+            var id = FileId.of(lock);
+            if (id.isPresent() && locks.stream().anyMatch(line -> id.get().isNamedIn(line))) {
+                return Optional.of(lock);
             }
         }
-        return null;
+        return Optional.empty();
+    }
+
+    /** A file as /proc/locks names it: device {@code major:minor} in hexadecimal, and inode. */
+    private record FileId(long major, long minor, long inode) {
+        static Optional<FileId> of(Path file) {
+            try {
+                long device = (Long) Files.getAttribute(file, "unix:dev");
+                long inode = (Long) Files.getAttribute(file, "unix:ino");
+                // glibc's encoding of dev_t (gnu_dev_major, gnu_dev_minor)
+                long major = ((device >>> 8) & 0xfff) | ((device >>> 32) & ~0xfffL);
+                long minor = (device & 0xff) | ((device >>> 12) & ~0xffL);
+                return Optional.of(new FileId(major, minor, inode));
+            } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** A line of /proc/locks: {@code 1: POSIX  ADVISORY  WRITE 5183 08:01:1234 0 EOF}. */
+        boolean isNamedIn(String line) {
+            var fields = line.trim().split("\\s+");
+            for (String field : fields) {
+                var parts = field.split(":");
+                if (parts.length == 3) {
+                    try {
+                        return Long.parseLong(parts[0], 16) == major && Long.parseLong(parts[1], 16) == minor
+                                && Long.parseLong(parts[2]) == inode;
+                    } catch (NumberFormatException e) {
+                        return false;
+                    }
+                }
+            }
+            return false;
+        }
     }
 }

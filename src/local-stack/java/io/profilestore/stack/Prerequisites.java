@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,8 +14,9 @@ import java.util.regex.Pattern;
  * What the README's two commands need from this machine, checked before anything starts: a first run that lacks
  * something fails at once and names everything missing with how to get it, instead of failing a minute in on
  * the first thing it trips over. {@code ./run-local} checks what the local stack needs; {@code mvn verify}
- * (before its tests, see pom.xml) also the tools the tests run. A package the stack installs by itself (as root,
- * with apt) counts as present.
+ * (before its tests, see pom.xml) also the tools the tests run. A package apt can install (as root) counts as
+ * present: once nothing is missing, {@link #prepare} installs it and fetches Cassandra and Elasticsearch, the slow
+ * part of a first run, in sight of the person waiting.
  */
 public final class Prerequisites {
 
@@ -26,14 +28,22 @@ public final class Prerequisites {
 
     private static final Pattern NODE_VERSION = Pattern.compile("v(\\d+)\\.");
 
-    /** One thing checked: what it is, and either where it was found or what to do about it. */
-    record Finding(String what, boolean present, String detail) {
+    /**
+     * One thing checked: what it is, and either where it was found or what to do about it; {@code toInstall} names
+     * the Debian package that {@link #prepare} installs when it is missing and may be installed.
+     */
+    record Finding(String what, boolean present, String detail, String toInstall) {
         static Finding found(String what, String where) {
-            return new Finding(what, true, where);
+            return new Finding(what, true, where, null);
         }
 
         static Finding missing(String what, String howToGetIt) {
-            return new Finding(what, false, howToGetIt);
+            return new Finding(what, false, howToGetIt, null);
+        }
+
+        static Finding toInstall(String what, String debianPackage) {
+            return new Finding(what, true, "not installed yet; installed with apt (" + debianPackage + ") before the "
+                    + "first start", debianPackage);
         }
     }
 
@@ -47,31 +57,57 @@ public final class Prerequisites {
         this.aptAvailable = aptAvailable;
     }
 
-    /** {@code Prerequisites [run-local|tests]}: prints what was found; exits 1 with what is missing. */
+    /**
+     * {@code Prerequisites tests}, run by Maven before the tests: prints what was found and prepares the machine;
+     * exits 1 with what is missing.
+     */
     public static void main(String[] args) {
-        boolean tests = args.length > 0 && args[0].equals("tests");
-        var check = onThisMachine(StackSettings.fromEnvironment());
+        var settings = StackSettings.fromEnvironment();
+        var check = onThisMachine(settings);
         var findings = new ArrayList<>(check.forStack());
-        if (tests) {
-            findings.addAll(check.forTests());
-        }
+        findings.addAll(check.forTests());
         var missing = findings.stream().filter(f -> !f.present()).toList();
         if (!missing.isEmpty()) {
-            System.err.println(report(tests ? "mvn verify" : "./run-local", missing));
+            System.err.println(report("mvn verify", missing));
             System.exit(1);
         }
         findings.forEach(f -> System.out.println("  " + f.what() + ": " + f.detail()));
+        try {
+            check.prepare(findings, System.out::println);
+        } catch (RuntimeException e) {
+            System.err.println("preparing this machine for the tests failed: " + e.getMessage());
+            System.exit(1);
+        }
     }
 
     static Prerequisites onThisMachine(StackSettings settings) {
         return new Prerequisites(settings, Processes.isRoot(), Packages.aptAvailable());
     }
 
-    /** Fails with the list of what is missing for the stack, before anything has started. */
-    public static void requireForStack(StackSettings settings) {
-        var missing = onThisMachine(settings).forStack().stream().filter(f -> !f.present()).toList();
+    /**
+     * What {@code ./run-local} does first: fails with the list of what is missing for the stack, before anything
+     * has started, or prepares what the stack needs.
+     */
+    public static void prepareForStack(StackSettings settings, Consumer<String> say) {
+        var check = onThisMachine(settings);
+        var findings = check.forStack();
+        var missing = findings.stream().filter(f -> !f.present()).toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException(report("./run-local", missing));
+        }
+        check.prepare(findings, say);
+    }
+
+    /** Installs what the findings say apt may install, and fetches the stack's binaries (local mode). */
+    void prepare(List<Finding> findings, Consumer<String> say) {
+        for (var finding : findings) {
+            if (finding.toInstall() != null) {
+                say.accept("installing " + finding.what() + " with apt (" + finding.toInstall() + ") ...");
+                Packages.install(finding.what(), finding.toInstall(), say);
+            }
+        }
+        if (settings.mode() == StackMode.LOCAL) {
+            Binaries.ensure(settings, say);
         }
     }
 
@@ -92,18 +128,24 @@ public final class Prerequisites {
         findings.add(jdk("a JDK 21 or newer for Elasticsearch", () -> Jdks.forElasticsearch(settings)));
         findings.add(osPackage("PostgreSQL", "PROFILE_STORE_PG_BIN", "postgresql-15", "bin/postgres",
                 PostgresServer.installed()));
-        findings.add(osPackage("RabbitMQ", "PROFILE_STORE_RABBITMQ_SERVER", "rabbitmq-server", "",
-                RabbitMqBroker.installed()));
+        var rabbitmq = osPackage("RabbitMQ", "PROFILE_STORE_RABBITMQ_SERVER", "rabbitmq-server", "",
+                RabbitMqBroker.installed());
+        findings.add(rabbitmq);
+        if (rabbitmq.present() && rabbitmq.toInstall() == null) {
+            findings.add(command("epmd", "RabbitMQ's Erlang port mapper, which comes with Erlang (Debian: erlang-base)"));
+        }
+        findings.add(command("setsid", "the stack starts each service in a session of its own (Debian: util-linux)"));
         if (root) {
             // as root, Elasticsearch and PostgreSQL run as a user of the stack's own, made and switched to with these
-            for (String command : List.of("useradd", "setpriv", "chown", "setsid")) {
-                findings.add(onPath(command).map(p -> Finding.found(command, p.toString()))
-                        .orElseGet(() -> Finding.missing(command, "the stack runs as root and needs it (Debian: "
-                                + (command.equals("useradd") ? "passwd" : command.equals("chown") ? "coreutils"
-                                : "util-linux") + ")")));
-            }
+            findings.add(command("useradd", "the stack runs as root and makes its service user (Debian: passwd)"));
+            findings.add(command("setpriv", "the stack runs as root and runs services as its user (Debian: util-linux)"));
+            findings.add(command("chown", "the stack runs as root and hands folders to its user (Debian: coreutils)"));
         }
         return findings;
+    }
+
+    private Finding command(String name, String why) {
+        return onPath(name).map(p -> Finding.found(name, p.toString())).orElseGet(() -> Finding.missing(name, why));
     }
 
     /** What the tests run beside the stack: the deployment tests' tools and libfaketime. */
@@ -111,8 +153,9 @@ public final class Prerequisites {
         var findings = new ArrayList<Finding>();
         findings.add(node());
         findings.add(onPath("npm").map(p -> Finding.found("npm", p.toString()))
-                .orElseGet(() -> Finding.missing("npm", "Maven installs the manifest validator's packages with it "
-                        + "(Debian: apt-get install npm; it comes with Node.js elsewhere)")));
+                .orElseGet(() -> Finding.missing("npm", "Maven installs the manifest validator's packages with it; "
+                        + "it comes with Node.js from https://nodejs.org (Debian's own npm brings Debian's Node.js 18, "
+                        + "too old)")));
         findings.add(onPath("kubectl").map(p -> Finding.found("kubectl", p.toString()))
                 .orElseGet(() -> Finding.missing("kubectl", "the deployment tests render the Flux overlays with "
                         + "`kubectl kustomize` (any kubectl 1.2x: https://kubernetes.io/docs/tasks/tools/)")));
@@ -152,7 +195,7 @@ public final class Prerequisites {
 
     private Finding installable(String what, String debianPackage) {
         if (root && aptAvailable) {
-            return Finding.found(what, "not installed yet; installed with apt (" + debianPackage + ") when first needed");
+            return Finding.toInstall(what, debianPackage);
         }
         return Finding.missing(what, "install it (Debian: sudo apt-get install " + debianPackage
                 + "), or run as root on Debian, where it is installed when first needed");

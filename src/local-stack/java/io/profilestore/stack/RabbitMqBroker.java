@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * RabbitMQ from the operating system's packages (Debian's rabbitmq-server; installed when missing and we are
@@ -17,6 +21,8 @@ import java.util.OptionalLong;
  * stack folder, so it neither needs nor disturbs a RabbitMQ the machine may already run.
  */
 final class RabbitMqBroker implements LocalService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RabbitMqBroker.class);
 
     private final StackSettings settings;
     private final Path home;
@@ -110,12 +116,23 @@ final class RabbitMqBroker implements LocalService {
         stopPortMapper();
     }
 
-    /** epmd refuses to stop while a node is registered with it: it goes only once no node of ours runs. */
+    /**
+     * Stops the stack's own Erlang port mapper. epmd refuses (and still exits 0) while a node is registered with
+     * it, so success is told by its port closing.
+     */
     private void stopPortMapper() {
+        int port = settings.rabbitmqEpmdPort();
+        if (!Ports.open("127.0.0.1", port)) {
+            return;
+        }
         try {
-            Processes.run(Duration.ofSeconds(10), "env", "ERL_EPMD_PORT=" + settings.rabbitmqEpmdPort(), "epmd", "-kill");
-        } catch (IllegalStateException | java.io.UncheckedIOException notRunning) {
-            // no port mapper on that port (never started, or stopped already)
+            Processes.run(Duration.ofSeconds(10), "env", "ERL_EPMD_PORT=" + port, "epmd", "-kill");
+            Awaitility.await("RabbitMQ's port mapper on port " + port + " to stop")
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> !Ports.open("127.0.0.1", port));
+        } catch (IllegalStateException | UncheckedIOException | ConditionTimeoutException e) {
+            LOG.warn("RabbitMQ's port mapper (epmd) on port {} did not stop: {}", port, e.getMessage());
         }
     }
 

@@ -23,6 +23,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Server;
 
@@ -51,15 +53,39 @@ public final class RunLocal {
             return;
         }
         try {
-            Prerequisites.requireForStack(settings);
+            Prerequisites.prepareForStack(settings, System.out::println);
         } catch (IllegalStateException missing) {
             System.err.println(missing.getMessage());
             System.exit(1);
         }
+        // the hook is there before anything starts: a Ctrl-C during the stack's start waits for it, then stops it
+        var app = new AtomicReference<LocalApplication>();
+        var stack = new AtomicReference<Stack>();
+        var stackStarted = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("stopping profile-store and the stack it started ...");
+            if (app.get() != null) {
+                app.get().stopServer();
+            }
+            try {
+                stackStarted.await(settings.startTimeout().toSeconds() + 60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (stack.get() != null) {
+                stack.get().close();
+            }
+            System.out.println("stopped");
+        }, "run-local-shutdown"));
+
         System.out.println("starting the backing services (" + settings.modeSetting() + " mode) ...");
-        var stack = Stack.start(settings);
-        System.out.println("backing services: " + stack.describe());
-        stack.endpoints().configOverrides().forEach((path, value) -> System.setProperty("dw." + path, value));
+        try {
+            stack.set(Stack.start(settings));
+        } finally {
+            stackStarted.countDown();
+        }
+        System.out.println("backing services: " + stack.get().describe());
+        stack.get().endpoints().configOverrides().forEach((path, value) -> System.setProperty("dw." + path, value));
         // one process does it all locally: API, relay and indexer
         System.setProperty("dw.indexer.inProcess", "true");
         // on a developer's machine the API answers without tokens (every caller has every role), unless asked
@@ -69,21 +95,15 @@ public final class RunLocal {
         }
 
         var logs = settings.dir().resolve("profile-store");
-        var app = new LocalApplication(logs);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("stopping profile-store and the stack it started ...");
-            app.stopServer();
-            stack.close();
-            System.out.println("stopped");
-        }, "run-local-shutdown"));
-
         System.out.println("applying the schema and starting profile-store (its log: " + logs + ") ...");
-        app.run("migrate", CONFIG);
-        app.run("server", CONFIG);
+        // made only now: a Dropwizard application takes over the logging as it is made
+        app.set(new LocalApplication(logs));
+        app.get().run("migrate", CONFIG);
+        app.get().run("server", CONFIG);
 
         int demo = demoCount(args);
         if (demo > 0) {
-            var base = URI.create("http://localhost:" + app.port());
+            var base = URI.create("http://localhost:" + app.get().port());
             int created = DemoLoader.load(base, demo, System.nanoTime());
             System.out.printf("%ndemo data: %d profiles created. Try:%n"
                     + "  curl -s '%s/v1/search?surname=ivanov' | jq%n"

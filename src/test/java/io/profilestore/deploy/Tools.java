@@ -47,12 +47,8 @@ final class Tools {
     }
 
     private static String installHint(String tool) {
-        return switch (tool) {
-            case "node" -> "Node.js 20 or newer must be on the PATH (Debian: apt-get install nodejs)";
-            case "kubectl" -> "kubectl (1.32 here) must be on the PATH; `kubectl kustomize` renders the Flux overlays";
-            case "yamllint" -> "yamllint must be on the PATH (Debian: apt-get install yamllint; installed when missing as root)";
-            default -> "install it";
-        };
+        return tool + " is needed on the PATH; Maven's check before the tests says what this machine lacks and how to "
+                + "get it (README, Quick start)";
     }
 
     /** yamllint with these arguments, installed first when it is missing and we may (as root, with apt). */

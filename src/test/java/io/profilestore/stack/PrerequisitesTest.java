@@ -2,8 +2,11 @@ package io.profilestore.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,12 +19,22 @@ class PrerequisitesTest {
     @TempDir
     Path empty;
 
+    /** A JDK 17 as the checks see one (a release file and an executable bin/java), too old for Elasticsearch. */
+    private Path jdk17() throws IOException {
+        Path home = empty.resolve("jdk-17");
+        Files.createDirectories(home.resolve("bin"));
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        Files.writeString(home.resolve("bin/java"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(home.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        return home;
+    }
+
     @Test
-    void aMachineWithoutToolsOrPackagesGetsOneListOfEverythingMissing() {
+    void aMachineWithoutToolsOrPackagesGetsOneListOfEverythingMissing() throws IOException {
         var check = new Prerequisites(settings(Map.of(
                 "PATH", empty.toString(),
                 "CASSANDRA_JAVA_HOME", empty.resolve("no-jdk").toString(),
-                "ES_JAVA_HOME", System.getProperty("java.home"),
+                "ES_JAVA_HOME", jdk17().toString(),
                 "PROFILE_STORE_PG_BIN", empty.resolve("no-postgres").toString())), false, false);
 
         var missing = missing(check);
@@ -30,7 +43,7 @@ class PrerequisitesTest {
                 "PostgreSQL", "Node.js 20 or newer", "npm", "kubectl", "yamllint");
         assertThat(missing.get("a JDK 17 to 23 for Cassandra")).contains("CASSANDRA_JAVA_HOME");
         assertThat(missing.get("a JDK 21 or newer for Elasticsearch"))
-                .as("the JDK running the tests is 17, too old for Elasticsearch")
+                .as("a JDK 17 is too old for Elasticsearch")
                 .contains("ES_JAVA_HOME").contains("21 or newer");
         assertThat(missing.get("PostgreSQL")).contains("PROFILE_STORE_PG_BIN").contains("names nothing there");
         assertThat(missing.get("yamllint")).contains("apt-get install yamllint");
@@ -45,7 +58,7 @@ class PrerequisitesTest {
 
         assertThat(missing).doesNotContainKey("yamllint").doesNotContainKey("libfaketime");
         assertThat(check.forTests()).filteredOn(f -> f.what().equals("yamllint")).singleElement()
-                .satisfies(f -> assertThat(f.detail()).contains("installed with apt"));
+                .satisfies(f -> assertThat(f.toInstall()).as("what prepare installs").isEqualTo("yamllint"));
         assertThat(missing).as("as root the stack needs useradd and setpriv, not on this PATH")
                 .containsKeys("useradd", "setpriv");
     }
@@ -66,7 +79,7 @@ class PrerequisitesTest {
                 .redirectErrorStream(true);
         builder.environment().put("PROFILE_STORE_STACK", "local");
         builder.environment().put("PROFILE_STORE_STACK_DIR", stackDir.toString());
-        builder.environment().put("ES_JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("ES_JAVA_HOME", jdk17().toString());
         var process = builder.start();
         process.getOutputStream().close();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
