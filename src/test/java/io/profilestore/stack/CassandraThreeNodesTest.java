@@ -11,6 +11,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -38,20 +39,29 @@ class CassandraThreeNodesTest {
         dir = Files.createTempDirectory(Path.of("/var/tmp"), "profile-store-3-nodes-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         var shared = StackSettings.fromEnvironment();
+        // ports of its own, free now: another stack on this machine (a developer's, CI's) may use any fixed ones
+        int cqlPort = freePort();
+        int storagePort = freePort();
         var settings = StackSettings.from(Map.of(
                 "PROFILE_STORE_STACK_DIR", dir.toString(),
                 "PROFILE_STORE_STACK_DIST_DIR", shared.distDir().toString(),
                 "PROFILE_STORE_CASSANDRA_NODES", "3",
-                "PROFILE_STORE_CASSANDRA_PORT", "29042",
-                "PROFILE_STORE_CASSANDRA_STORAGE_PORT", "27000",
+                "PROFILE_STORE_CASSANDRA_PORT", Integer.toString(cqlPort),
+                "PROFILE_STORE_CASSANDRA_STORAGE_PORT", Integer.toString(storagePort),
                 "PROFILE_STORE_CASSANDRA_HEAP", "256m",
                 "profileStore.projectDir", shared.projectDir().toString()));
         cluster = LocalStack.start(settings, java.util.EnumSet.of(LocalStack.Service.CASSANDRA));
         session = CqlSession.builder()
                 .addContactPoints(cluster.endpoints().cassandraContactPoints().stream()
-                        .map(p -> new InetSocketAddress(p.substring(0, p.indexOf(':')), 29042)).toList())
+                        .map(p -> new InetSocketAddress(p.substring(0, p.indexOf(':')), cqlPort)).toList())
                 .withLocalDatacenter("datacenter1")
                 .build();
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     @AfterAll

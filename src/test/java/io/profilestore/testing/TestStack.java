@@ -16,8 +16,11 @@ import io.profilestore.stack.Endpoints;
 import io.profilestore.stack.Stack;
 import io.profilestore.stack.StackSettings;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The stack every test of a run shares: started (or joined) on first use, left when the test JVM exits. The
@@ -28,20 +31,56 @@ public final class TestStack {
 
     public static final String CONFIG = "profile-store.yml";
 
-    private static Stack stack;
+    /** Longer than a start may take (each service's own bound, and another run's turn): then something hangs. */
+    private static final Duration START_BOUND = Duration.ofMinutes(16);
+    private static final ReentrantLock STARTING = new ReentrantLock();
+
+    private static volatile Stack stack;
+    private static RuntimeException failedStart;
     private static Backends backends;
 
     private TestStack() {
     }
 
-    public static synchronized Stack stack() {
-        if (stack == null) {
-            var started = Stack.start(StackSettings.fromEnvironment());
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-stack-shutdown"));
-            stack = started;
-            migrate();
+    /**
+     * The shared stack, started by the first test that asks. A start that failed is not tried again by every
+     * later test class: they fail at once with its cause. A start that hangs past its bound (in a test that
+     * timed out, its thread still running) makes the others fail after that bound, not wait for ever.
+     */
+    public static Stack stack() {
+        if (stack != null) {
+            return stack;
         }
-        return stack;
+        try {
+            if (!STARTING.tryLock(START_BOUND.toMinutes(), TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the shared test stack has been starting for over " + START_BOUND
+                        + " in another test; see that test's failure");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the shared test stack", e);
+        }
+        try {
+            if (failedStart != null) {
+                throw new IllegalStateException("the shared test stack could not start: " + failedStart.getMessage(),
+                        failedStart);
+            }
+            if (stack == null) {
+                try {
+                    var started = Stack.start(StackSettings.fromEnvironment());
+                    Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-stack-shutdown"));
+                    stack = started;
+                    migrate();
+                } catch (RuntimeException e) {
+                    stack = null; // started but not migrated: no test may use it
+                    failedStart = e;
+                    throw e;
+                }
+            }
+            return stack;
+        } finally {
+            STARTING.unlock();
+        }
     }
 
     /** The schema every test expects, applied once per run (a no-op when it is there already). */
