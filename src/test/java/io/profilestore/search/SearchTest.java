@@ -63,7 +63,7 @@ class SearchTest {
     void aNewProfileIsFoundByEverySpellingOfItsNameWithinTheMeasuredBound() {
         long started = System.nanoTime();
         var pid = create("Щербакова", "Анна");
-        await().atMost(INDEXED_WITHIN).pollInterval(Duration.ofMillis(20))
+        await("the new profile to be found by its surname").atMost(INDEXED_WITHIN).pollInterval(Duration.ofMillis(20))
                 .until(() -> search.pids(Map.of("surname", "Щербакова", "phone", phone)).contains(pid));
         var searchable = Duration.ofNanos(System.nanoTime() - started);
         System.out.println("write to search hit: " + searchable.toMillis() + " ms");
@@ -126,7 +126,7 @@ class SearchTest {
             var old = new ChangeEvent("profile", pid, 1, null, Instant.now().minusSeconds(3600));
             channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null, Api.JSON.writeValueAsBytes(old));
         }
-        await().atMost(INDEXED_WITHIN).until(() -> indexed.getCount() > before);
+        await("the indexer to index the replayed message").atMost(INDEXED_WITHIN).until(() -> indexed.getCount() > before);
 
         assertThat(SearchApi.indexedVersion(pid)).isEqualTo(3);
         assertThat(search.pids(Map.of("firstName", "Veronika", "phone", phone))).containsExactly(pid);
@@ -165,21 +165,30 @@ class SearchTest {
     void aPoisonMessageIsDeadLetteredAndCountedAndTheMetricsAreThere() throws Exception {
         var metrics = APP.getEnvironment().metrics();
         long before = metrics.meter("indexer.dead-lettered").getCount();
+        long deadBefore;
         try (var channel = TestStack.backends().rabbitmq().createChannel()) {
-            long deadBefore = channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount();
+            deadBefore = channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount();
             channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null,
                     "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
-            await().atMost(INDEXED_WITHIN).until(() -> metrics.meter("indexer.dead-lettered").getCount() > before);
-            await().atMost(INDEXED_WITHIN).until(() ->
+            await("the poison message to be counted").atMost(INDEXED_WITHIN)
+                    .until(() -> metrics.meter("indexer.dead-lettered").getCount() > before);
+            await("the poison message to reach the dead-letter queue").atMost(INDEXED_WITHIN).until(() ->
                     channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount() > deadBefore);
         }
         var pid = create("Павлова", "Нина");
         SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
         assertThat(metrics.getGauges()).containsKeys("indexer.queue-depth", "indexer.dead-letter-queue-depth",
                 "events.outbox.backlog");
+        // the gauges exist from the start (at -1, "not measured"): they must also measure the queues
+        await("the indexer's gauges to measure its queues").atMost(INDEXED_WITHIN).until(() ->
+                gauge(metrics, "indexer.queue-depth") >= 0 && gauge(metrics, "indexer.dead-letter-queue-depth") > deadBefore);
         assertThat(metrics.histogram("indexer.lag-ms").getCount()).as("index lag, commit to indexed").isPositive();
         assertThat(metrics.timer("indexer.bulk").getCount()).as("bulk latency").isPositive();
+    }
+
+    static long gauge(MetricRegistry metrics, String name) {
+        return ((Number) metrics.getGauges().get(name).getValue()).longValue();
     }
 
     @Test
