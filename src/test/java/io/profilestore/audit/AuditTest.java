@@ -12,6 +12,7 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.Api;
+import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
@@ -123,20 +124,13 @@ class AuditTest {
     @Test
     void theAuditCommandPrintsTheTrail() throws Exception {
         var pid = platform.create("{}").pid();
-        operator.get(pid);
-        var overrides = TestStack.endpoints().configOverrides();
-        overrides.forEach((path, value) -> System.setProperty("dw." + path, value));
-        var out = new java.io.ByteArrayOutputStream();
-        var original = System.out;
-        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            new ProfileStoreApplication().run("audit", TestStack.configPath(), "--pid", pid.toString());
-        } finally {
-            System.setOut(original);
-            overrides.keySet().forEach(path -> System.clearProperty("dw." + path));
-        }
+        assertThat(operator.get(pid).status()).isEqualTo(200);
 
-        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+        // in a JVM of its own: a command that fails exits it, and fails this test instead of ending the run
+        var audit = ApplicationCommand.run(Duration.ofSeconds(90), "audit", TestStack.configPath(), "--pid", pid.toString());
+
+        assertThat(audit.exitCode()).as("exit code of the audit command; it printed:%n%s", audit.output()).isZero();
+        assertThat(audit.output())
                 .contains("test-operator (API_KEY operator) GET /v1/profiles/{pid}")
                 .contains("test-platform (API_KEY platform) POST /v1/profiles")
                 .contains("2 record(s)");

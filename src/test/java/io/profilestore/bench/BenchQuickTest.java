@@ -4,10 +4,52 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The benchmark itself, small and short, so that it cannot rot: every scenario runs and answers without errors. */
 class BenchQuickTest {
+
+    /** Every scenario the benchmark runs, in the order of its report (each the start of the row's name). */
+    static final List<String> SCENARIOS = List.of("bulk import", "single creates", "HTTP alone",
+            "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
+            "PUT /v1/profiles/{pid} with If-Match", "PostgreSQL baseline: update with version check",
+            "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
+            "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
+            "PostgreSQL baseline: exact phone", "index lag");
+
+    /** One row of the report's results table: the scenario and its errors column. */
+    record Row(String scenario, String errors) {
+    }
+
+    /** The rows of the results table: from its header ({@code | scenario | ... | errors |}) to the first line after it that is no row. */
+    static List<Row> resultRows(String markdown) {
+        var lines = markdown.lines().toList();
+        int header = 0;
+        while (header < lines.size() && !lines.get(header).startsWith("| scenario |")) {
+            header++;
+        }
+        assertThat(header).as("the report has a results table:%n%s", markdown).isLessThan(lines.size());
+        var columns = cells(lines.get(header));
+        assertThat(columns).as("the results table's columns").startsWith("scenario").endsWith("errors");
+        var rows = new ArrayList<Row>();
+        for (String line : lines.subList(header + 2, lines.size())) {
+            if (!line.startsWith("|")) {
+                break;
+            }
+            var cells = cells(line);
+            assertThat(cells).as("cells of %s", line).hasSameSizeAs(columns);
+            rows.add(new Row(cells.get(0), cells.get(cells.size() - 1)));
+        }
+        return rows;
+    }
+
+    private static List<String> cells(String line) {
+        String inner = line.strip();
+        return Arrays.stream(inner.substring(1, inner.length() - 1).split("\\|", -1)).map(String::strip).toList();
+    }
 
     @Test
     void theQuickBenchmarkRunsEveryScenarioAndWritesItsReport() throws Exception {
@@ -16,15 +58,13 @@ class BenchQuickTest {
         var report = Bench.run(options);
 
         String markdown = Files.readString(report);
-        for (String scenario : new String[] {"bulk import", "single creates", "HTTP alone", "GET /v1/profiles/{pid}",
-                "raw Cassandra read", "PostgreSQL baseline: read by pk", "PUT /v1/profiles/{pid} with If-Match",
-                "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
-                "GET /v1/search exact phone", "PostgreSQL baseline: exact phone", "index lag"}) {
-            assertThat(markdown).contains("| " + scenario);
+        var rows = resultRows(markdown);
+        assertThat(rows).as("one row per scenario, in order").hasSameSizeAs(SCENARIOS);
+        for (int i = 0; i < SCENARIOS.size(); i++) {
+            assertThat(rows.get(i).scenario()).as("row %d", i + 1).startsWith(SCENARIOS.get(i));
         }
-        assertThat(markdown.lines().filter(line -> line.startsWith("| ") && !line.startsWith("| scenario")
-                && !line.startsWith("| target") && !line.startsWith("| endpoint") && line.split("\\|").length == 11))
-                .as("every scenario ran without errors").allMatch(line -> line.trim().endsWith("| 0 |"));
+        assertThat(rows).as("every scenario ran without errors")
+                .allSatisfy(row -> assertThat(row.errors()).as("errors of %s", row.scenario()).isEqualTo("0"));
         assertThat(Path.of("target/bench-quick/report.html")).content().contains("<svg");
         assertThat(Path.of("target/bench-quick/get-v1-profiles-pid.hgrm")).exists();
     }

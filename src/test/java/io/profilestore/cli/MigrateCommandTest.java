@@ -12,23 +12,23 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code migrate} on a keyspace and an index alias of its own: the first run creates everything, the second
- * changes nothing.
+ * {@code migrate} on a keyspace and an index alias of its own, fresh for each test (so that each runs alone and in
+ * any order): the first run creates everything, the second changes nothing.
  */
 class MigrateCommandTest {
 
-    static ProfileStoreConfiguration config;
-    static Backends backends;
-    static String keyspace;
-    static String alias;
+    ProfileStoreConfiguration config;
+    Backends backends;
+    String keyspace;
+    String alias;
 
-    @BeforeAll
-    static void open() {
+    @BeforeEach
+    void ownKeyspaceAndAlias() {
         config = TestStack.configuration();
         String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         keyspace = "migrate_test_" + suffix;
@@ -39,11 +39,14 @@ class MigrateCommandTest {
         backends = Backends.open(config, new MetricRegistry(), "migrate-test");
     }
 
-    @AfterAll
-    static void cleanUp() throws Exception {
-        backends.cassandra().execute("DROP KEYSPACE IF EXISTS " + keyspace);
-        backends.elasticsearch().indices().delete(d -> d.index(ElasticsearchSchema.indexName(alias, 1)).ignoreUnavailable(true));
-        backends.close();
+    @AfterEach
+    void cleanUp() throws Exception {
+        try {
+            backends.cassandra().execute("DROP KEYSPACE IF EXISTS " + keyspace);
+            backends.elasticsearch().indices().delete(d -> d.index(ElasticsearchSchema.indexName(alias, 1)).ignoreUnavailable(true));
+        } finally {
+            backends.close();
+        }
     }
 
     @Test
@@ -78,18 +81,27 @@ class MigrateCommandTest {
 
     @Test
     void reportSaysWhatHappened() throws Exception {
-        var report = MigrateCommand.migrate(config, backends);
-        var out = new ByteArrayOutputStream();
+        String first = report(MigrateCommand.migrate(config, backends));
+        String second = report(MigrateCommand.migrate(config, backends));
 
-        MigrateCommand.report(new PrintStream(out, true, StandardCharsets.UTF_8), report);
-
-        assertThat(out.toString(StandardCharsets.UTF_8))
-                .contains("cassandra: keyspace " + keyspace)
-                .contains("elasticsearch: alias " + alias)
+        assertThat(first)
+                .contains("cassandra: keyspace " + keyspace + " created")
+                .contains("elasticsearch: alias " + alias + " -> " + ElasticsearchSchema.indexName(alias, 1)
+                        + ": index created with its alias")
                 .contains("postgres:");
+        assertThat(second)
+                .contains("cassandra: keyspace " + keyspace + " exists, 0 migration(s) applied")
+                .contains("elasticsearch: alias " + alias + " -> " + ElasticsearchSchema.indexName(alias, 1) + ": up to date")
+                .contains("postgres: 0 migration(s) applied");
     }
 
-    private static int postgresMigrations() throws Exception {
+    private static String report(MigrateCommand.Report report) {
+        var out = new ByteArrayOutputStream();
+        MigrateCommand.report(new PrintStream(out, true, StandardCharsets.UTF_8), report);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private int postgresMigrations() throws Exception {
         try (var connection = backends.postgres().getConnection();
                 var statement = connection.createStatement();
                 var rs = statement.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success AND version = '1'")) {

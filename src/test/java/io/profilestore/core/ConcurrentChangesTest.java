@@ -73,10 +73,7 @@ class ConcurrentChangesTest {
         var leaseOfA = pause.awaitReached(Duration.ofSeconds(10));
 
         // B is refused while A's lock lasts, and gets through once it has run out
-        var writerB = await("writer B to get through once A's lock has run out").atMost(LEASE.multipliedBy(5))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> api.put(pid, etag(1), "{\"who\": \"B\"}"), reply -> reply.status() == 200);
-        pause.resume();
+        var writerB = secondWriterAfterTheLease(pid, pause);
         var replyA = writerA.get(30, TimeUnit.SECONDS);
 
         assertThat(writerB.version()).isEqualTo(2);
@@ -95,15 +92,27 @@ class ConcurrentChangesTest {
         var writerA = CompletableFuture.supplyAsync(() -> api.put(pid, etag(1), "{\"who\": \"A\"}"));
         pause.awaitReached(Duration.ofSeconds(10));
 
-        var writerB = await("writer B to get through once A's lock has run out").atMost(LEASE.multipliedBy(5))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> api.put(pid, etag(1), "{\"who\": \"B\"}"), reply -> reply.status() == 200);
-        pause.resume();
+        var writerB = secondWriterAfterTheLease(pid, pause);
 
         assertProblem(writerA.get(30, TimeUnit.SECONDS), 412, "stale-version");
         assertThat(writerB.version()).isEqualTo(2);
         assertThat(api.get(pid).json().path("data").path("who").asText()).isEqualTo("B");
         assertThat(Stores.outboxVersions(pid)).containsExactly(1L, 2L);
+    }
+
+    /**
+     * Writer B, while A is paused holding the lock: refused at once with 409, then let through once A's lease ran
+     * out. A is resumed in any case, so that a failure here does not leave it paused past the test.
+     */
+    Api.Reply secondWriterAfterTheLease(UUID pid, PausingProbe.Pause pausedA) {
+        try {
+            assertProblem(api.put(pid, etag(1), "{\"who\": \"B\"}"), 409, "locked");
+            return await("A's lock to run out and B's change to go through").atMost(LEASE.multipliedBy(5))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> api.put(pid, etag(1), "{\"who\": \"B\"}"), reply -> reply.status() == 200);
+        } finally {
+            pausedA.resume();
+        }
     }
 
     /** Clients doing read-modify-write on one counter, until enough writes were accepted. */

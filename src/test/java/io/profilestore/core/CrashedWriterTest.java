@@ -70,8 +70,7 @@ class CrashedWriterTest {
         long killed = System.nanoTime();
 
         assertProblem(api.batchUpdate(batch(pids, 1, "after")), 409, "locked");
-        var reply = await("the crashed writer's locks to run out").atMost(LEASE.plusSeconds(10))
-                .pollInterval(Duration.ofMillis(100))
+        var reply = await("the dead instance's locks to run out").atMost(LEASE.plusSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> api.batchUpdate(batch(pids, 1, "after")), r -> r.status() != 409);
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
@@ -94,8 +93,7 @@ class CrashedWriterTest {
             assertThat(read.version()).as("every profile of the batch, none missing").isEqualTo(2);
             assertThat(read.json().path("data").path("batch").asText()).isEqualTo("doomed");
         }
-        var reply = await("the crashed writer's locks to run out").atMost(LEASE.plusSeconds(10))
-                .pollInterval(Duration.ofMillis(100))
+        var reply = await("the dead instance's locks to run out").atMost(LEASE.plusSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> api.batchUpdate(batch(pids, 2, "after")), r -> r.status() != 409);
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(pids.stream().map(pid -> api.get(pid).json().path("data").path("batch").asText()).distinct())

@@ -74,7 +74,7 @@ class EntityLocksTest {
         var first = shortLocks.acquire(List.of(a));
         assertThatThrownBy(() -> shortLocks.acquire(List.of(a))).isInstanceOf(EntitiesLockedException.class);
 
-        var second = await("the expired lock to be taken again").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+        var second = await("the lease to run out and the lock to be taken again").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
                 .until(() -> shortLocks.acquire(List.of(a)), lease -> true);
 
         assertThat(second.fence()).isGreaterThan(first.fence());

@@ -80,8 +80,7 @@ class IdempotentWriterTest {
             TestStack.stack().resume(LocalStack.Service.CASSANDRA);
         }
         // and indeed it was: Cassandra applies what it had been sent once it thaws
-        await("Cassandra to apply the write it had been sent before it froze").atMost(Duration.ofSeconds(30))
-                .ignoreExceptions().until(() -> TestStack.backends().cassandra()
+        await("the unconfirmed write to be applied").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> TestStack.backends().cassandra()
                 .execute(SimpleStatement.newInstance("SELECT v FROM profiles.writer_test WHERE id = ?", id)).one() != null);
     }
 

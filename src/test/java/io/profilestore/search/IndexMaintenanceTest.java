@@ -69,19 +69,26 @@ class IndexMaintenanceTest {
         }
         var writing = new AtomicBoolean(true);
         var writes = new AtomicInteger();
+        var failedWrites = new java.util.concurrent.ConcurrentLinkedQueue<String>();
         var writer = CompletableFuture.runAsync(() -> {
             int i = 0;
             while (writing.get()) {
                 var pid = seed.get(i++ % seed.size());
                 var current = api.get(pid);
+                Api.Reply written;
                 if (current.status() == 200 && i % 7 == 0) {
-                    api.delete(pid, current.etag());
+                    written = api.delete(pid, current.etag());
                 } else if (current.status() == 200) {
-                    api.patch(pid, current.etag(), "{\"n\": " + i + "}");
+                    written = api.patch(pid, current.etag(), "{\"n\": " + i + "}");
                 } else {
-                    api.create("{\"surname\": \"Морозова\", \"late\": " + i + "}");
+                    written = api.create("{\"surname\": \"Морозова\", \"late\": " + i + "}");
                 }
-                writes.incrementAndGet();
+                // the only writer: every change must go through, a reindex or not
+                if (written.status() >= 200 && written.status() < 300) {
+                    writes.incrementAndGet();
+                } else {
+                    failedWrites.add(written.status() + " " + written.body());
+                }
             }
         });
         var reindexer = IndexCommands.reindexer(TestStack.configuration(), TestStack.backends(), parts);
@@ -98,6 +105,7 @@ class IndexMaintenanceTest {
         assertThat(parts.index().currentIndex()).isEqualTo(secondRun.to()).isNotEqualTo(before);
         assertThat(parts.index().nextIndex()).isEmpty();
         assertThat(writes.get()).as("writes went on during the reindex").isPositive();
+        assertThat(failedWrites).as("writes refused during the reindex").isEmpty();
         // the indexer may still be working off the changes made under the reindex's load; a lost change would
         // never arrive (nothing repairs it here), so the index must converge on its own
         await("no drift after the reindex, without repair").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))

@@ -3,6 +3,7 @@ package io.profilestore.search;
 import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -12,6 +13,7 @@ import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
+import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.util.HashMap;
@@ -45,6 +47,8 @@ class SearchOutageTest {
     void clients() {
         api = new Api(APP.getLocalPort());
         search = new SearchApi(api);
+        // the test's own clients of the stores, opened now: they cannot be opened while a service is down
+        TestStack.backends();
     }
 
     /** Writes 10 profiles, changes half of them once more; returns the version each should end at. */
@@ -62,15 +66,27 @@ class SearchOutageTest {
         return expected;
     }
 
+    /** The relay's backlog gauge: how many changes wait in the outbox (it is measured every few seconds). */
+    static long backlog() {
+        return ((Number) APP.getEnvironment().metrics().getGauges().get("events.outbox.backlog").getValue()).longValue();
+    }
+
     @Test
     void writesGoOnWhileRabbitMqIsDownAndAreIndexedWhenItReturns() {
         Map<UUID, Long> expected;
+        long changes;
         try (var outage = TestStack.stack().outage(Service.RABBITMQ)) {
             expected = writeWhileDown();
-            assertThat(APP.getEnvironment().metrics().getGauges().get("events.outbox.backlog").getValue())
-                    .as("changes wait in the outbox").isNotNull();
+            // every create and every patch is one recorded change
+            changes = expected.values().stream().mapToLong(Long::longValue).sum();
+            assertThat(Stores.unpublished(expected.keySet())).as("the changes wait in the outbox").isEqualTo(changes);
+            await("the outbox backlog gauge to count the waiting changes").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(250)).until(SearchOutageTest::backlog, backlog -> backlog >= changes);
+            assertThat(Stores.unpublished(expected.keySet())).as("and still wait while RabbitMQ is down").isEqualTo(changes);
         }
 
+        await("the outbox to drain").atMost(CATCH_UP).pollInterval(Duration.ofMillis(250))
+                .until(() -> Stores.unpublished(expected.keySet()) == 0 && backlog() == 0);
         expected.forEach((pid, version) -> SearchApi.awaitIndexed(pid, version, CATCH_UP));
     }
 

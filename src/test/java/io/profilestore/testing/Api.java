@@ -77,6 +77,7 @@ public final class Api {
 
     public Reply send(String method, String path, String contentType, String body, Map<String, String> headers) {
         PersonalData.noteBody(body);
+        PersonalData.noteQuery(path);
         var request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {

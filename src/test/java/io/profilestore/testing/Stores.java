@@ -5,6 +5,7 @@ import io.profilestore.db.Lease;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
@@ -27,6 +28,21 @@ public final class Stores {
                 }
             }
             return versions;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** How many changes of these profiles the outbox holds that the relay has not published yet. */
+    public static long unpublished(Collection<UUID> pids) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement("SELECT count(*) FROM outbox WHERE entity_type = 'profile'"
+                        + " AND entity_id = ANY(?) AND published_at IS NULL")) {
+            statement.setArray(1, connection.createArrayOf("uuid", pids.toArray()));
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

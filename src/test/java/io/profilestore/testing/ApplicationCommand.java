@@ -1,0 +1,48 @@
+package io.profilestore.testing;
+
+import io.profilestore.ProfileStoreApplication;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One of the application's commands ({@code audit}, {@code migrate}, ...) run as production runs it, in a JVM of
+ * its own with the test classpath and the stack's addresses in its environment: Dropwizard's Cli calls
+ * System.exit when a command fails, which in the test JVM would end the whole run instead of failing one test.
+ */
+public final class ApplicationCommand {
+
+    /** How the command ended: its exit code and everything it printed (stdout and stderr). */
+    public record Result(int exitCode, String output) {
+    }
+
+    private ApplicationCommand() {
+    }
+
+    public static Result run(Duration timeout, String... arguments) throws IOException, InterruptedException {
+        var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProfileStoreApplication.class.getName()));
+        command.addAll(List.of(arguments));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(TestStack.endpoints().environment());
+        builder.environment().put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
+        // beside the instances' logs: the log scan after the tests reads them too
+        Path logs = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "instance-logs");
+        Files.createDirectories(logs);
+        Path log = Files.createTempFile(logs, "command-" + arguments[0] + "-", ".log");
+        builder.redirectOutput(log.toFile());
+        var process = builder.start();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("the " + arguments[0] + " command did not end within " + timeout + "; output:\n"
+                    + Files.readString(log, StandardCharsets.UTF_8));
+        }
+        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+}
