@@ -80,8 +80,12 @@ class CassandraThreeNodesTest {
         assertThat(session.getMetadata().getNodes().values())
                 .hasSize(3)
                 .allMatch(node -> node.getState() == NodeState.UP);
-        session.execute("CREATE KEYSPACE three WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
-        session.execute("CREATE TABLE three.t (id uuid PRIMARY KEY, v int)");
+        // schema changes wait for all three nodes to agree: far longer than a write on a busy machine
+        session.execute(SimpleStatement.newInstance(
+                "CREATE KEYSPACE three WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}")
+                .setTimeout(Duration.ofSeconds(30)));
+        session.execute(SimpleStatement.newInstance("CREATE TABLE three.t (id uuid PRIMARY KEY, v int)")
+                .setTimeout(Duration.ofSeconds(30)));
         var first = UUID.randomUUID();
         write(first, 1);
 
