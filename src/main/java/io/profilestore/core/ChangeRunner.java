@@ -11,6 +11,8 @@ import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.ProfileDao;
 import java.util.List;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one write path of every change, to profiles and to users alike: lock the entities in PostgreSQL (taken:
@@ -19,6 +21,8 @@ import java.util.function.Function;
  * that were ours all along.
  */
 public class ChangeRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChangeRunner.class);
 
     private final ProfileDao dao;
     private final EntityLocks locks;
@@ -45,10 +49,17 @@ public class ChangeRunner {
         } finally {
             released = locks.release(change.lease);
         }
-        if (change.written && !change.heldWhileWriting && !released) {
-            // slower than the lease: another request may have taken the locks and written a newer version,
-            // which our write (with a smaller fence) loses to; we cannot say which one stands
-            throw new LeaseLostException("the locks ran out while Cassandra was written", true);
+        if (change.written && !change.heldWhileWriting) {
+            // the write landed after its lease ran out, when the indexer may have stopped waiting for it and
+            // indexed the row as it was: it is told again, to read what stands now
+            if (!locks.recordAgain(change.records)) {
+                LOG.warn("a write that outlasted its lease could not be recorded again; reconcile repairs its index");
+            }
+            if (!released) {
+                // another request may have taken the locks and written a newer version, which our write (with a
+                // smaller fence) loses to; we cannot say which one stands
+                throw new LeaseLostException("the locks ran out while Cassandra was written", true);
+            }
         }
         return result;
     }
@@ -56,6 +67,7 @@ public class ChangeRunner {
     /** One change under its locks: records it, then writes it, and remembers whether the locks lasted. */
     public final class Change {
         private Lease lease;
+        private List<OutboxRecord> records = List.of();
         private boolean written;
         private boolean heldWhileWriting;
 
@@ -87,6 +99,7 @@ public class ChangeRunner {
                 journal.write(connection);
                 audit.write(connection);
             });
+            this.records = List.copyOf(records);
             probe.recorded(lease);
             dao.apply(statements, lease.fence());
             written = true;

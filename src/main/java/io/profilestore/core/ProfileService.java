@@ -123,7 +123,7 @@ public class ProfileService {
     public void erase(UUID pid, long expectedVersion) {
         underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
-            change.commit(List.of(OutboxRecord.profile(pid, current.version() + 1, change.lease().fence())),
+            change.commit(List.of(OutboxRecord.profileErased(pid, current.version() + 1, change.lease().fence())),
                     List.of(dao.eraseProfile(pid), dao.unlinkProfile(current.uid(), pid)));
             return null;
         });

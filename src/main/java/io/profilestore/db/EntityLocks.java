@@ -49,7 +49,11 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
             """;
 
-    private static final String RECORD = "INSERT INTO outbox (entity_type, entity_id, version, fence) VALUES (?, ?, ?, ?)";
+    /** The change's record for the indexer, with its writer's lease as just renewed (same clock, same moment). */
+    private static final String RECORD = """
+            INSERT INTO outbox (entity_type, entity_id, version, fence, erased, lease_until)
+            VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?))
+            """;
 
     private static final String RELEASE = """
             UPDATE entity_lock SET holder = NULL, lease_until = NULL
@@ -195,6 +199,8 @@ public class EntityLocks {
                         record.setObject(2, change.entityId());
                         record.setLong(3, change.version());
                         record.setLong(4, change.fence());
+                        record.setBoolean(5, change.erased());
+                        record.setDouble(6, seconds(lease));
                         record.addBatch();
                     }
                     record.executeBatch();
@@ -207,6 +213,30 @@ public class EntityLocks {
             }
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not record the change in PostgreSQL", e);
+        }
+    }
+
+    /**
+     * Records changes once more, for a write that landed after its lease ran out: the indexer, which waits for a
+     * write no longer than its lease, may have indexed the row as it was before. Outside any lock (the new records
+     * only make the indexer read Cassandra again); returns whether PostgreSQL took them.
+     */
+    public boolean recordAgain(List<OutboxRecord> records) {
+        try (Connection connection = dataSource.getConnection();
+                var record = connection.prepareStatement(RECORD)) {
+            for (var change : records) {
+                record.setString(1, change.entityType());
+                record.setObject(2, change.entityId());
+                record.setLong(3, change.version());
+                record.setLong(4, change.fence());
+                record.setBoolean(5, change.erased());
+                record.setDouble(6, 0); // the lease is over already: the indexer takes what Cassandra holds
+                record.addBatch();
+            }
+            record.executeBatch();
+            return true;
+        } catch (SQLException e) {
+            return false;
         }
     }
 

@@ -17,7 +17,8 @@ import javax.sql.DataSource;
 public class Outbox {
 
     /** A recorded change waiting to be published. */
-    public record Pending(long id, String entityType, UUID entityId, long version, Long fence, Instant recordedAt) {
+    public record Pending(long id, String entityType, UUID entityId, long version, Long fence, Instant recordedAt,
+            boolean erased, Instant leaseUntil) {
     }
 
     /** Sends a batch; returns normally only once the broker confirmed every message of it. */
@@ -27,7 +28,7 @@ public class Outbox {
     }
 
     private static final String TAKE = """
-            SELECT id, entity_type, entity_id, version, fence, recorded_at FROM outbox
+            SELECT id, entity_type, entity_id, version, fence, recorded_at, erased, lease_until FROM outbox
              WHERE published_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
             """;
     private static final String MARK = "UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY(?)";
@@ -53,8 +54,10 @@ public class Outbox {
                     take.setInt(1, limit);
                     try (var rows = take.executeQuery()) {
                         while (rows.next()) {
+                            var leaseUntil = rows.getTimestamp(8);
                             batch.add(new Pending(rows.getLong(1), rows.getString(2), rows.getObject(3, UUID.class),
-                                    rows.getLong(4), rows.getObject(5, Long.class), rows.getTimestamp(6).toInstant()));
+                                    rows.getLong(4), rows.getObject(5, Long.class), rows.getTimestamp(6).toInstant(),
+                                    rows.getBoolean(7), leaseUntil == null ? null : leaseUntil.toInstant()));
                         }
                     }
                 }

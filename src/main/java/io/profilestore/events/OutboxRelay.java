@@ -98,7 +98,7 @@ public class OutboxRelay implements Managed {
         var out = channel();
         for (var change : batch) {
             var event = new ChangeEvent(change.entityType(), change.entityId(), change.version(), change.fence(),
-                    change.recordedAt());
+                    change.recordedAt(), change.erased(), change.leaseUntil());
             var properties = new AMQP.BasicProperties.Builder()
                     .contentType("application/json")
                     .deliveryMode(2)

@@ -40,10 +40,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the index equal to Cassandra. Takes change events from {@code profile.indexer} in batches, reads each
  * changed profile as Cassandra holds it now (QUORUM), and writes it (or its removal) to every index that takes
- * writes, with the profile version as external version. Duplicated, reordered and stale messages are therefore
- * harmless. A message is acknowledged only after its bulk succeeded; while Cassandra or Elasticsearch is away the
- * batch is retried and nothing is acknowledged; a message that can never be indexed goes to the dead-letter
- * queue and is counted.
+ * writes, with the row's write time as external version. Duplicated, reordered and stale messages are therefore
+ * harmless. A change whose write has not landed yet is held (unacknowledged) until it has, or its writer's lease
+ * has run out ({@link IndexDecision}). A message is acknowledged only after its bulk succeeded; while Cassandra or
+ * Elasticsearch is away the batch is retried and nothing is acknowledged; a message that can never be indexed (a
+ * profile whose stored data is unreadable, a document the mapping refuses) goes to the dead-letter queue alone.
  */
 public class Indexer implements Managed {
 
@@ -51,6 +52,9 @@ public class Indexer implements Managed {
 
     private record Delivery(long tag, byte[] body) {
     }
+
+    /** How soon a change whose write is awaited is looked at again. */
+    private static final Duration RECHECK = Duration.ofMillis(200);
 
     private final Connection rabbitmq;
     private final ProfileDocuments documents;
@@ -67,6 +71,9 @@ public class Indexer implements Managed {
     private final AtomicLong deadLetters = new AtomicLong(-1);
     private final AtomicReference<Instant> failingSince = new AtomicReference<>();
     private final AtomicReference<String> lastFailure = new AtomicReference<>("");
+    /** Changes whose Cassandra write is awaited (see {@link IndexDecision}); the worker thread's alone. */
+    private final Map<UUID, Pending> waiting = new LinkedHashMap<>();
+    private final AtomicLong waitingCount = new AtomicLong();
     private volatile Channel channel;
     private Thread worker;
     private ScheduledExecutorService gauges;
@@ -84,6 +91,7 @@ public class Indexer implements Managed {
         this.lag = metrics.register("indexer.lag-ms", new Histogram(new SlidingTimeWindowArrayReservoir(5, TimeUnit.MINUTES)));
         metrics.register("indexer.queue-depth", (Gauge<Long>) queueDepth::get);
         metrics.register("indexer.dead-letter-queue-depth", (Gauge<Long>) deadLetters::get);
+        metrics.register("indexer.waiting", (Gauge<Long>) waitingCount::get);
     }
 
     @Override
@@ -131,37 +139,97 @@ public class Indexer implements Managed {
         return queueDepth.get();
     }
 
-    private void work() {
-        while (stopped.getCount() > 0) {
-            try {
-                var first = inbox.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                var batch = new ArrayList<Delivery>(List.of(first));
-                long lingerUntil = System.nanoTime() + settings.getLinger().toNanoseconds();
-                while (batch.size() < settings.getBatchSize()) {
-                    var next = inbox.poll(Math.max(0, lingerUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    if (next == null) {
-                        break;
-                    }
-                    batch.add(next);
-                    inbox.drainTo(batch, settings.getBatchSize() - batch.size());
-                }
-                process(batch);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                LOG.error("indexer batch failed unexpectedly; its messages return to the queue", e);
+    /**
+     * The events of one profile taken from the queue and not acknowledged yet: their deliveries, and the newest of
+     * them by fence (a removal must carry the fence of the erase, above all others).
+     */
+    private static final class Pending {
+        final List<Delivery> deliveries = new ArrayList<>();
+        ChangeEvent newest;
+        long recheckAt;
+
+        void add(Delivery delivery, ChangeEvent event) {
+            deliveries.add(delivery);
+            if (newest == null || fence(event) >= fence(newest)) {
+                newest = event;
+            }
+        }
+
+        void addAll(Pending other) {
+            other.deliveries.forEach(d -> deliveries.add(d));
+            if (newest == null || fence(other.newest) >= fence(newest)) {
+                newest = other.newest;
             }
         }
     }
 
-    private void process(List<Delivery> batch) throws InterruptedException {
-        var events = new LinkedHashMap<UUID, List<Delivery>>();
-        var newest = new HashMap<UUID, ChangeEvent>();
-        for (var delivery : batch) {
+    private void work() {
+        while (stopped.getCount() > 0) {
+            Map<UUID, Pending> batch = new LinkedHashMap<>();
+            try {
+                var first = inbox.poll(pollWait(), TimeUnit.NANOSECONDS);
+                if (first != null) {
+                    var deliveries = new ArrayList<Delivery>(List.of(first));
+                    long lingerUntil = System.nanoTime() + settings.getLinger().toNanoseconds();
+                    while (deliveries.size() < settings.getBatchSize()) {
+                        var next = inbox.poll(Math.max(0, lingerUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        if (next == null) {
+                            break;
+                        }
+                        deliveries.add(next);
+                        inbox.drainTo(deliveries, settings.getBatchSize() - deliveries.size());
+                    }
+                    batch = parse(deliveries);
+                }
+                takeDueWaiting(batch);
+                if (!batch.isEmpty()) {
+                    process(batch);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // a bug or a client failure nobody foresaw: the messages go back to the queue (each redelivery
+                // counts towards the dead-letter limit), and the health check says that indexing fails
+                LOG.error("indexer batch failed unexpectedly; its messages return to the queue", e);
+                failing(e);
+                batch.values().forEach(p -> requeue(p.deliveries));
+            }
+        }
+    }
+
+    /** Until the next waiting change is due (at most 200 ms: the loop also watches for the stop). */
+    private long pollWait() {
+        long wait = TimeUnit.MILLISECONDS.toNanos(200);
+        long now = System.nanoTime();
+        for (var pending : waiting.values()) {
+            wait = Math.min(wait, Math.max(0, pending.recheckAt - now));
+        }
+        return wait;
+    }
+
+    /** Changes whose writes are awaited join the batch when they are due, or when a newer event of theirs came. */
+    private void takeDueWaiting(Map<UUID, Pending> batch) {
+        long now = System.nanoTime();
+        var due = waiting.entrySet().iterator();
+        while (due.hasNext()) {
+            var entry = due.next();
+            var arrived = batch.get(entry.getKey());
+            if (arrived != null) {
+                arrived.addAll(entry.getValue());
+                due.remove();
+            } else if (entry.getValue().recheckAt - now <= 0) {
+                batch.put(entry.getKey(), entry.getValue());
+                due.remove();
+            }
+        }
+        waitingCount.set(waiting.size());
+    }
+
+    /** Change events by profile; what is no change event of a profile is dead-lettered at once. */
+    private Map<UUID, Pending> parse(List<Delivery> deliveries) {
+        var batch = new LinkedHashMap<UUID, Pending>();
+        for (var delivery : deliveries) {
             ChangeEvent event;
             try {
                 event = json.readValue(delivery.body(), ChangeEvent.class);
@@ -173,55 +241,76 @@ public class Indexer implements Managed {
                 deadLetter(List.of(delivery), "not a profile change");
                 continue;
             }
-            events.computeIfAbsent(event.entityId(), pid -> new ArrayList<>()).add(delivery);
-            // the newest by fence: a removal must carry the fence of the erase, above all others
-            newest.merge(event.entityId(), event, (a, b) -> fence(a) >= fence(b) ? a : b);
+            batch.computeIfAbsent(event.entityId(), pid -> new Pending()).add(delivery, event);
         }
-        if (events.isEmpty()) {
-            return;
-        }
-        var rejected = writeUntilDone(events.keySet(), newest);
-        if (rejected == null) {
+        return batch;
+    }
+
+    private void process(Map<UUID, Pending> batch) throws InterruptedException {
+        var outcome = writeUntilDone(batch);
+        if (outcome == null) {
             return; // stopping: the messages go back to the queue
         }
         var now = Instant.now();
-        for (var entry : events.entrySet()) {
-            if (rejected.containsKey(entry.getKey())) {
-                deadLetter(entry.getValue(), rejected.get(entry.getKey()));
+        long recheckAt = System.nanoTime() + RECHECK.toNanos();
+        batch.forEach((pid, pending) -> {
+            if (outcome.waiting().contains(pid)) {
+                pending.recheckAt = recheckAt;
+                waiting.put(pid, pending);
+            } else if (outcome.rejected().containsKey(pid)) {
+                deadLetter(pending.deliveries, outcome.rejected().get(pid));
             } else {
-                acknowledge(entry.getValue());
+                acknowledge(pending.deliveries);
                 indexed.mark();
-                var recorded = newest.get(entry.getKey()).recordedAt();
+                var recorded = pending.newest.recordedAt();
                 if (recorded != null) {
                     lag.update(Duration.between(recorded, now).toMillis());
                 }
             }
-        }
+        });
+        waitingCount.set(waiting.size());
+    }
+
+    /** What a batch came to: profiles whose writes are still awaited, and those Elasticsearch refused for good. */
+    private record Outcome(Set<UUID> waiting, Map<UUID, String> rejected) {
     }
 
     /**
-     * Reads the profiles and writes them until it works, waiting longer after each failure (up to 5 s). Returns
-     * the pids Elasticsearch rejected for good, with why, or null when stopped first.
+     * Reads the profiles and writes what is ready until it works, waiting longer after each failure (up to 5 s).
+     * Returns null when stopped first.
      */
-    private Map<UUID, String> writeUntilDone(Set<UUID> pids, Map<UUID, ChangeEvent> newest) throws InterruptedException {
+    private Outcome writeUntilDone(Map<UUID, Pending> batch) throws InterruptedException {
         long backoff = 100;
         while (true) {
             try {
-                var current = documents.current(pids);
+                var current = documents.current(batch.keySet());
                 var targets = index.writeTargets();
+                var now = Instant.now();
+                var rejected = new HashMap<UUID, String>(current.unreadable());
+                var waitingFor = new HashSet<UUID>();
                 var writes = new ArrayList<SearchIndex.Write>();
-                for (UUID pid : pids) {
-                    var document = current.get(pid);
+                batch.forEach((pid, pending) -> {
+                    if (rejected.containsKey(pid)) {
+                        return;
+                    }
+                    var decision = IndexDecision.of(pending.newest, current.documents().get(pid), now,
+                            settings.getLeaseClockTolerance().toJavaDuration());
                     for (String target : targets) {
-                        writes.add(document != null ? new SearchIndex.Put(target, pid, document.document(), document.written())
-                                : new SearchIndex.Remove(target, pid, newest.get(pid).fence()));
+                        if (decision instanceof IndexDecision.Put put) {
+                            writes.add(new SearchIndex.Put(target, pid, put.document().document(), put.document().written()));
+                        } else if (decision instanceof IndexDecision.Remove remove) {
+                            writes.add(new SearchIndex.Remove(target, pid, remove.version()));
+                        } else {
+                            waitingFor.add(pid);
+                        }
+                    }
+                });
+                List<SearchIndex.Result> results = List.of();
+                if (!writes.isEmpty()) {
+                    try (var timing = bulkLatency.time()) {
+                        results = index.bulk(writes);
                     }
                 }
-                List<SearchIndex.Result> results;
-                try (var timing = bulkLatency.time()) {
-                    results = index.bulk(writes);
-                }
-                var rejected = new HashMap<UUID, String>();
                 for (var result : results) {
                     LOG.debug("indexed {} in {}: {}", result.write().pid(), result.write().index(), result.outcome());
                     if (result.outcome() == SearchIndex.Outcome.REJECTED) {
@@ -231,24 +320,23 @@ public class Indexer implements Managed {
                     }
                 }
                 failingSince.set(null);
-                return rejected;
+                return new Outcome(waitingFor, rejected);
             } catch (CassandraUnavailableException | java.io.IOException | co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
-                if (failingSince.compareAndSet(null, Instant.now())) {
-                    // the kind of failure only: Elasticsearch's reasons may quote a document's values
-                    LOG.warn("indexing failed ({}); retrying with backoff until it works", failureKind(e));
-                }
-                lastFailure.set(e.getMessage());
+                failing(e);
                 if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
                     return null;
                 }
                 backoff = Math.min(5_000, backoff * 2);
-            } catch (java.io.UncheckedIOException e) {
-                // a profile whose data is not JSON: nothing to retry; its messages are dead-lettered
-                var bad = new HashMap<UUID, String>();
-                pids.forEach(pid -> bad.put(pid, "stored data that is not JSON"));
-                return bad;
             }
         }
+    }
+
+    private void failing(Exception e) {
+        if (failingSince.compareAndSet(null, Instant.now())) {
+            // the kind of failure only: Elasticsearch's reasons may quote a document's values
+            LOG.warn("indexing failed ({}); retrying with backoff until it works", failureKind(e));
+        }
+        lastFailure.set(failureKind(e));
     }
 
     private static String failureKind(Exception e) {
@@ -268,6 +356,16 @@ public class Indexer implements Managed {
                 channel.basicAck(delivery.tag(), false);
             } catch (Exception e) {
                 // the channel was lost and recovered: the broker redelivers, which is harmless
+            }
+        }
+    }
+
+    private void requeue(List<Delivery> deliveries) {
+        for (var delivery : deliveries) {
+            try {
+                channel.basicNack(delivery.tag(), false, true);
+            } catch (Exception e) {
+                // the channel was lost: the broker redelivers what was not acknowledged
             }
         }
     }

@@ -34,6 +34,13 @@ public class IndexerSettings {
     @NotNull
     private Duration outboxRetention = Duration.days(1);
 
+    /**
+     * How far the indexer's clock may be from PostgreSQL's: a change whose write has not landed is waited for until
+     * its writer's lease (PostgreSQL's clock) has run out by the indexer's clock, plus this much.
+     */
+    @NotNull
+    private Duration leaseClockTolerance = Duration.seconds(2);
+
     @JsonProperty
     public boolean isInProcess() {
         return inProcess;
@@ -92,5 +99,15 @@ public class IndexerSettings {
     @JsonProperty
     public void setOutboxRetention(Duration outboxRetention) {
         this.outboxRetention = outboxRetention;
+    }
+
+    @JsonProperty
+    public Duration getLeaseClockTolerance() {
+        return leaseClockTolerance;
+    }
+
+    @JsonProperty
+    public void setLeaseClockTolerance(Duration leaseClockTolerance) {
+        this.leaseClockTolerance = leaseClockTolerance;
     }
 }

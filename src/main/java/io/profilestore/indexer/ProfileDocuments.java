@@ -9,6 +9,7 @@ import io.profilestore.db.UserRow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -30,16 +31,37 @@ public class ProfileDocuments {
         this.json = json;
     }
 
-    /** The current documents of these profiles; a profile Cassandra no longer has is absent from the answer. */
-    public Map<UUID, Indexable> current(Collection<UUID> pids) {
-        return of(profiles.findAll(pids).values());
+    /**
+     * What Cassandra holds now of these profiles, as documents; a profile Cassandra no longer has is in neither
+     * map, one whose stored data is not JSON is in {@code unreadable} (with why), so that it fails alone.
+     */
+    public record Current(Map<UUID, Indexable> documents, Map<UUID, String> unreadable) {
+    }
+
+    public Current current(Collection<UUID> pids) {
+        var rows = profiles.findAll(pids).values();
+        var users = usersOf(rows);
+        var documents = new HashMap<UUID, Indexable>();
+        var unreadable = new HashMap<UUID, String>();
+        for (var row : rows) {
+            try {
+                documents.put(row.pid(), document(row, users.get(row.uid())));
+            } catch (UncheckedIOException e) {
+                unreadable.put(row.pid(), "stored data that is not JSON");
+            }
+        }
+        return new Current(documents, unreadable);
     }
 
     /** Documents of rows already read (by a scan), with their users' masters. */
     public Map<UUID, Indexable> of(Collection<ProfileRow> rows) {
-        var users = profiles.findUsers(rows.stream().map(ProfileRow::uid).filter(java.util.Objects::nonNull)
-                .collect(Collectors.toSet()));
+        var users = usersOf(rows);
         return rows.stream().collect(Collectors.toMap(ProfileRow::pid, row -> document(row, users.get(row.uid()))));
+    }
+
+    private Map<UUID, UserRow> usersOf(Collection<ProfileRow> rows) {
+        return profiles.findUsers(rows.stream().map(ProfileRow::uid).filter(java.util.Objects::nonNull)
+                .collect(Collectors.toSet()));
     }
 
     private Indexable document(ProfileRow row, UserRow user) {

@@ -129,7 +129,7 @@ public class Reconciler {
         }
         var rewrite = new ArrayList<UUID>(drift.missing());
         rewrite.addAll(drift.stale());
-        documents.current(rewrite).forEach((pid, d) -> {
+        documents.current(rewrite).documents().forEach((pid, d) -> {
             var held = indexed.get(pid);
             long external = Math.max(d.written() + HAND_EDIT_MARGIN, held == null ? 0 : held.external() + 1);
             writes.add(new SearchIndex.Put(target, pid, d.document(), external));

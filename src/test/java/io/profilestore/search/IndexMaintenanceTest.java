@@ -122,7 +122,7 @@ class IndexMaintenanceTest {
         reindexer.run(quiet(), false, 0); // the next generation exists, nothing copied yet
 
         // the indexer plans a batch: the profile as read, and where to write it...
-        var read = parts.documents().current(List.of(pid)).get(pid);
+        var read = parts.documents().current(List.of(pid)).documents().get(pid);
         var targets = parts.index().writeTargets();
         // ...then the reindex finishes: alias swapped, old generation deleted...
         var finished = reindexer.run(quiet(), false, -1);

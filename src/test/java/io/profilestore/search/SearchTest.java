@@ -138,7 +138,7 @@ class SearchTest {
         var pid = create("Фёдорова", "Вера");
         SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
         // what a slow indexer (or a reindex) read of version 1, before the profile changed under it
-        var stale = parts.documents().current(List.of(pid)).get(pid);
+        var stale = parts.documents().current(List.of(pid)).documents().get(pid);
         assertThat(stale.document().version()).isEqualTo(1);
         assertThat(api.patch(pid, etag(1), "{\"firstName\": \"Вероника\"}").status()).isEqualTo(200);
         SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);

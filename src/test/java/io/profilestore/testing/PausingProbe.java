@@ -46,7 +46,12 @@ public final class PausingProbe implements WritePathProbe {
 
     /** Arms a pause for the next change of this profile at this step. */
     public Pause pauseNext(UUID pid, Step step) {
-        var pause = new Pause("profile:" + pid, step);
+        return pauseNextOf("profile:" + pid, step);
+    }
+
+    /** Arms a pause for the next change that locks this entity ({@code user:<uid>}, say) at this step. */
+    public Pause pauseNextOf(String entity, Step step) {
+        var pause = new Pause(entity, step);
         if (!armed.compareAndSet(null, pause)) {
             throw new IllegalStateException("a pause is armed already");
         }

@@ -34,6 +34,20 @@ public final class Stores {
     }
 
     /** How many changes of these profiles the outbox holds that the relay has not published yet. */
+    /** Whether the entity's lock has run out (or is free): its holder may no longer write. */
+    public static boolean leaseRanOut(String entity) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement("SELECT holder IS NULL OR lease_until < clock_timestamp()"
+                        + " FROM entity_lock WHERE entity = ?")) {
+            statement.setString(1, entity);
+            try (var rows = statement.executeQuery()) {
+                return !rows.next() || rows.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static long unpublished(Collection<UUID> pids) {
         try (var connection = TestStack.backends().postgres().getConnection();
                 var statement = connection.prepareStatement("SELECT count(*) FROM outbox WHERE entity_type = 'profile'"
