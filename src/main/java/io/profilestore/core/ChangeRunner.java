@@ -87,6 +87,14 @@ public class ChangeRunner {
             lease = locks.acquireMore(lease, entities);
         }
 
+        /**
+         * Makes the fence exceed the write time of the rows this change read and replaces (call it before using
+         * the fence): a change must win last-write-wins over what it replaces, whatever PostgreSQL's clock says.
+         */
+        public void fenceAbove(long written) {
+            lease = locks.raiseFence(lease, Math.addExact(written, 1));
+        }
+
         public void commit(List<OutboxRecord> records, List<BoundStatement> statements) {
             commit(records, statements, Journal.NONE);
         }

@@ -123,6 +123,7 @@ public class ProfileService {
     public void erase(UUID pid, long expectedVersion) {
         underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
+            change.fenceAbove(current.written());
             change.commit(List.of(OutboxRecord.profileErased(pid, current.version() + 1, change.lease().fence())),
                     List.of(dao.eraseProfile(pid), dao.unlinkProfile(current.uid(), pid)));
             return null;
@@ -161,6 +162,7 @@ public class ProfileService {
             if (!stale.isEmpty()) {
                 throw new VersionMismatchException(stale);
             }
+            change.fenceAbove(current.values().stream().mapToLong(ProfileRow::written).max().orElse(0));
             var at = change.lease().timestamp();
             var rows = new ArrayList<ProfileRow>();
             byPid.keySet().forEach(pid -> {
@@ -177,6 +179,7 @@ public class ProfileService {
     private Profile change(UUID pid, long expectedVersion, Function<ProfileRow, String> newDocument) {
         return underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
+            change.fenceAbove(current.written());
             var next = new ProfileRow(pid, current.uid(), current.version() + 1, newDocument.apply(current),
                     current.createdAt(), change.lease().timestamp(), change.lease().fence());
             change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(dao.putProfile(next)));

@@ -15,6 +15,7 @@ import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
 import io.profilestore.db.UserRow;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -92,6 +93,7 @@ public class UserService {
             if (holds + 1 > settings.getMaxProfilesPerUser()) {
                 throw new UserFullException(target, holds + 1, settings.getMaxProfilesPerUser());
             }
+            change.fenceAbove(current.written());
             var lease = change.lease();
             var next = new ProfileRow(pid, target, current.version() + 1, current.data(), current.createdAt(),
                     lease.timestamp(), lease.fence());
@@ -180,8 +182,9 @@ public class UserService {
             }
             change.lockMore(moving.keySet().stream().map(EntityLocks::profile).toList());
 
-            var lease = change.lease();
             var rows = dao.findAll(moving.keySet());
+            change.fenceAbove(newestWrite(rows.values(), users.values()));
+            var lease = change.lease();
             var statements = new ArrayList<BoundStatement>();
             var records = new ArrayList<OutboxRecord>();
             var moves = new ArrayList<Move>();
@@ -239,8 +242,9 @@ public class UserService {
             unmerge.sources().forEach(source -> pids.addAll(moved.getOrDefault(source, List.of())));
             change.lockMore(pids.stream().map(EntityLocks::profile).toList());
 
-            var lease = change.lease();
             var rows = dao.findAll(pids);
+            change.fenceAbove(newestWrite(rows.values(), users.values()));
+            var lease = change.lease();
             var statements = new ArrayList<BoundStatement>();
             var records = new ArrayList<OutboxRecord>();
             var restored = new LinkedHashMap<UUID, List<UUID>>();
@@ -280,6 +284,12 @@ public class UserService {
         } catch (RuntimeException e) {
             LOG.warn("operation {} is applied but could not be marked so; the recovery will: {}", operation.opId(), e.toString());
         }
+    }
+
+    /** The latest write time of the rows an operation replaces. */
+    private static long newestWrite(Collection<ProfileRow> profiles, Collection<UserRow> users) {
+        return Math.max(profiles.stream().mapToLong(ProfileRow::written).max().orElse(0),
+                users.stream().mapToLong(UserRow::written).max().orElse(0));
     }
 
     /** A user new profiles may go to: not merged into another. */

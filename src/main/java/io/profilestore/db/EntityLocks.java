@@ -55,6 +55,11 @@ public class EntityLocks {
             VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?))
             """;
 
+    private static final String RAISE_FENCE = """
+            UPDATE entity_lock SET fence = greatest(fence, ?)
+             WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
+            """;
+
     private static final String RELEASE = """
             UPDATE entity_lock SET holder = NULL, lease_until = NULL
              WHERE entity = ANY(?::text[]) AND holder = ?
@@ -167,6 +172,31 @@ public class EntityLocks {
                 rows.next();
                 return rows.getLong(1);
             }
+        }
+    }
+
+    /**
+     * Raises the fence of a holder's locks to at least {@code floor}: the fence then stays above every write this
+     * one replaces, even when PostgreSQL lost the lock rows that carried the fence history (a failover with
+     * asynchronous replication, a restore) and its clock is behind those writes.
+     *
+     * @throws LeaseLostException when some lock is no longer ours
+     */
+    public Lease raiseFence(Lease held, long floor) {
+        if (held.fence() >= floor) {
+            return held;
+        }
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(RAISE_FENCE)) {
+            statement.setLong(1, floor);
+            statement.setArray(2, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(3, held.holder());
+            if (statement.executeUpdate() < held.entities().size()) {
+                throw new LeaseLostException("the locks ran out before the change was recorded", false);
+            }
+            return new Lease(held.holder(), held.entities(), floor, held.acquiredNanos());
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not raise the fence in PostgreSQL", e);
         }
     }
 

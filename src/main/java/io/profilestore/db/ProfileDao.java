@@ -48,8 +48,8 @@ public class ProfileDao {
         this.selectProfile = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace + ".profile WHERE pid = ?");
         this.scanProfiles = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace
                 + ".profile WHERE token(pid) > ? AND token(pid) <= ?");
-        this.selectUser = session.prepare("SELECT uid, master_uid, version, created_at, updated_at FROM " + keyspace
-                + ".persons WHERE uid = ?");
+        this.selectUser = session.prepare("SELECT uid, master_uid, version, created_at, updated_at,"
+                + " WRITETIME(version) AS written FROM " + keyspace + ".persons WHERE uid = ?");
         this.selectUserProfiles = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ?");
         this.upsertUser = session.prepare("INSERT INTO " + keyspace
                 + ".persons (uid, master_uid, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
@@ -97,7 +97,7 @@ public class ProfileDao {
             Row row = await(read).one();
             if (row != null) {
                 found.put(row.getUuid("uid"), new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version"),
-                        row.getInstant("created_at"), row.getInstant("updated_at")));
+                        row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written")));
             }
         }
         return found;
