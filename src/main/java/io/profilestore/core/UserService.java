@@ -64,7 +64,10 @@ public class UserService {
         if (row.masterUid() != null) {
             throw new IllegalStateException("user " + uid + " is merged more than " + settings.getMaxChainDepth() + " deep");
         }
+        UUID owner = current;
+        // the profile row is the truth: a link a late write left behind lists nothing it does not own
         var profiles = dao.findAll(dao.pidsOfUser(current)).values().stream()
+                .filter(profile -> owner.equals(profile.uid()))
                 .sorted(Comparator.comparing(ProfileRow::createdAt, Comparator.nullsLast(Comparator.naturalOrder()))
                         .thenComparing(ProfileRow::pid))
                 .map(ProfileService::toProfile)

@@ -36,6 +36,13 @@ public class UserSettings {
     @NotNull
     private Duration recoveryDelay = Duration.seconds(15);
 
+    /**
+     * How often the table check (check-tables) runs on its own, on one API instance at a time; 0 turns it off
+     * (the command and the admin task remain).
+     */
+    @NotNull
+    private Duration checkTablesEvery = Duration.hours(6);
+
     @JsonProperty
     public int getMaxProfilesPerUser() {
         return maxProfilesPerUser;
@@ -84,5 +91,15 @@ public class UserSettings {
     @JsonProperty
     public void setRecoveryDelay(Duration recoveryDelay) {
         this.recoveryDelay = recoveryDelay;
+    }
+
+    @JsonProperty
+    public Duration getCheckTablesEvery() {
+        return checkTablesEvery;
+    }
+
+    @JsonProperty
+    public void setCheckTablesEvery(Duration checkTablesEvery) {
+        this.checkTablesEvery = checkTablesEvery;
     }
 }

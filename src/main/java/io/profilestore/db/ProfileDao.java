@@ -41,6 +41,8 @@ public class ProfileDao {
     private final PreparedStatement insertUserProfile;
     private final PreparedStatement deleteProfile;
     private final PreparedStatement deleteUserProfile;
+    private final PreparedStatement scanLinks;
+    private final PreparedStatement selectLink;
 
     public ProfileDao(CqlSession session, String keyspace, IdempotentWriter writer) {
         this.session = session;
@@ -60,6 +62,9 @@ public class ProfileDao {
         this.insertUserProfile = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid) VALUES (?, ?)");
         this.deleteProfile = session.prepare("DELETE FROM " + keyspace + ".profile WHERE pid = ?");
         this.deleteUserProfile = session.prepare("DELETE FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
+        this.scanLinks = session.prepare("SELECT uid, pid FROM " + keyspace
+                + ".uid_pid WHERE token(uid) > ? AND token(uid) <= ?");
+        this.selectLink = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
     }
 
     public Optional<ProfileRow> find(UUID pid) {
@@ -119,6 +124,34 @@ public class ProfileDao {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanProfiles.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
         return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::profile).iterator();
+    }
+
+    /** A row of {@code uid_pid}: the user lists the profile. */
+    public record Link(UUID uid, UUID pid) {
+    }
+
+    /** Every link of one slice of the ring (by user), read at QUORUM a page at a time. */
+    public Iterable<Link> scanLinks(int slice, int slices) {
+        long[] bounds = sliceBounds(slice, slices);
+        var rows = session.execute(scanLinks.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
+        return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false)
+                .map(row -> new Link(row.getUuid("uid"), row.getUuid("pid"))).iterator();
+    }
+
+    /** Which of these links exist, read in parallel. */
+    public java.util.Set<Link> existing(Collection<Link> links) {
+        var reads = new java.util.LinkedHashMap<Link, CompletableFuture<AsyncResultSet>>();
+        for (var link : links) {
+            reads.put(link, session.executeAsync(selectLink.bind(link.uid(), link.pid()).setIdempotent(true))
+                    .toCompletableFuture());
+        }
+        var found = new java.util.HashSet<Link>();
+        reads.forEach((link, read) -> {
+            if (await(read).one() != null) {
+                found.add(link);
+            }
+        });
+        return found;
     }
 
     public BoundStatement putProfile(ProfileRow row) {

@@ -98,6 +98,8 @@ class AuthMatrixTest {
                 new Endpoint("GET /v1/audit", admin, api -> api.send("GET", "/v1/audit?limit=1", null, null, Map.of())),
                 new Endpoint("POST /tasks/reconcile (admin port)", admin, api -> admin(api).send("POST",
                         "/tasks/reconcile?dryRun=true", null, null, Map.of())),
+                new Endpoint("POST /tasks/check-tables (admin port)", admin, api -> admin(api).send("POST",
+                        "/tasks/check-tables?dryRun=true", null, null, Map.of())),
                 new Endpoint("POST /tasks/log-level (admin port)", admin, api -> admin(api).send("POST",
                         "/tasks/log-level?logger=io.profilestore&level=INFO", null, null, Map.of())));
     }

@@ -1,0 +1,59 @@
+package io.profilestore.cli;
+
+import io.dropwizard.core.cli.ConfiguredCommand;
+import io.dropwizard.core.setup.Bootstrap;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import io.profilestore.core.ChangeRunner;
+import io.profilestore.core.TableCheck;
+import io.profilestore.core.UserService;
+import io.profilestore.core.WritePathProbe;
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.IdempotentWriter;
+import io.profilestore.db.ProfileDao;
+import io.profilestore.db.UserOperations;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import net.sourceforge.argparse4j.impl.Arguments;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+
+/**
+ * {@code check-tables <config>}: checks that {@code uid_pid} and {@code persons} agree with the profile rows, and
+ * repairs what does not (unless --dry-run). Exits 1 when it found disagreements it did not repair.
+ */
+public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+
+    public CheckTablesCommand() {
+        super("check-tables", "Checks that users' lists of profiles agree with the profiles, and repairs them");
+    }
+
+    @Override
+    public void configure(Subparser subparser) {
+        super.configure(subparser);
+        subparser.addArgument("--dry-run").action(Arguments.storeTrue()).dest("dryRun")
+                .help("report the disagreements without repairing them");
+    }
+
+    @Override
+    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
+            ProfileStoreConfiguration config) throws Exception {
+        long unrepaired;
+        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-check-tables")) {
+            var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(),
+                    bootstrap.getMetricRegistry());
+            var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
+            var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration());
+            var changes = new ChangeRunner(dao, locks, WritePathProbe.NONE);
+            var users = new UserService(dao, changes, new UserOperations(backends.postgres()), config.getUsers());
+            var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+            boolean repair = !namespace.getBoolean("dryRun");
+            var report = new TableCheck(dao, changes, users, config.getUsers().getMaxChainDepth()).run(repair, out);
+            unrepaired = report.violations() - report.missingLinks().repaired() - report.strayLinks().repaired()
+                    - report.missingUsers().repaired() - report.ofMergedUsers().repaired();
+        }
+        if (unrepaired > 0) {
+            System.exit(1); // for a scheduler or a script: the tables still disagree
+        }
+    }
+}
