@@ -106,6 +106,7 @@ public class ChangeRunner {
             locks.recordChange(lease, records, connection -> {
                 journal.write(connection);
                 audit.write(connection);
+                probe.committing(lease);
             });
             this.records = List.copyOf(records);
             probe.recorded(lease);

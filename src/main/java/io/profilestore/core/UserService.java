@@ -4,9 +4,11 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.profilestore.api.Profile;
 import io.profilestore.api.User;
 import io.profilestore.api.UserResults;
+import io.profilestore.db.CassandraUnavailableException;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.Journal;
 import io.profilestore.db.OutboxRecord;
+import io.profilestore.db.PostgresUnavailableException;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
 import io.profilestore.db.UserOperations;
@@ -220,7 +222,7 @@ public class UserService {
             }
             statements.add(dao.putUser(targetUser.next(null, lease.timestamp())));
             Journal record = resume ? journal.moreMoves(merge.opId(), moves) : journal.recordMerge(merge, moves);
-            change.commit(records, statements, record);
+            commitJournaled(change, merge, records, statements, record, resume);
             finish(merge);
             return new UserResults.Merged(merge.opId(), target, moved);
         });
@@ -274,10 +276,44 @@ public class UserService {
                 statements.add(dao.putUser(user.masterUid() == null ? user : user.next(null, lease.timestamp())));
             }
             statements.add(dao.putUser(targetUser.next(null, lease.timestamp())));
-            change.commit(records, statements, resume ? Journal.NONE : journal.recordUnmerge(unmerge));
+            commitJournaled(change, unmerge, records, statements, resume ? Journal.NONE : journal.recordUnmerge(unmerge),
+                    resume);
             finish(unmerge);
             return new UserResults.Unmerged(unmerge.mergeId(), target, restored, skipped);
         });
+    }
+
+    /**
+     * Records and writes a journaled operation, and makes its failure tell the truth. The journal is committed
+     * with the change's record; once it is, the recovery completes the operation later, so a failure after that
+     * is not "nothing was changed": unless the write surely did not happen and the operation can be abandoned
+     * before the recovery takes it, the answer is that it is pending. (The recovery's own attempts just fail and
+     * are tried again.)
+     */
+    private void commitJournaled(ChangeRunner.Change change, Operation operation, List<OutboxRecord> records,
+            List<BoundStatement> statements, Journal record, boolean resume) {
+        try {
+            change.commit(records, statements, record);
+        } catch (PostgresUnavailableException e) {
+            if (!resume && e.commitUnconfirmed()) {
+                throw new OperationPendingException(operation.opId(), operation.kind(), operation.target(), e);
+            }
+            throw e; // not recorded: nothing was changed
+        } catch (CassandraUnavailableException e) {
+            if (resume || !e.maybeApplied() && abandoned(operation)) {
+                throw e;
+            }
+            throw new OperationPendingException(operation.opId(), operation.kind(), operation.target(), e);
+        }
+    }
+
+    /** Abandons an operation whose write surely did not happen; false if that cannot be made sure now. */
+    private boolean abandoned(Operation operation) {
+        try {
+            return journal.finish(operation.opId(), false);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Marks an operation applied; should PostgreSQL fail now, the recovery finds it applied and marks it then. */

@@ -15,6 +15,10 @@ public interface WritePathProbe {
     default void locked(Lease lease) {
     }
 
+    /** The change's records are written in PostgreSQL's transaction, not committed yet. */
+    default void committing(Lease lease) {
+    }
+
     /** The change is recorded in the outbox; Cassandra has not been written yet. */
     default void recorded(Lease lease) {
     }

@@ -236,10 +236,15 @@ public class EntityLocks {
                     record.executeBatch();
                 }
                 journal.write(connection);
-                connection.commit();
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
                 throw e;
+            }
+            try {
+                connection.commit();
+            } catch (SQLException e) {
+                // sent and not answered (a timeout, a lost connection): PostgreSQL may have committed it
+                throw new PostgresUnavailableException("PostgreSQL did not confirm recording the change", e, true);
             }
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not record the change in PostgreSQL", e);

@@ -5,6 +5,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
@@ -52,8 +53,8 @@ public class IdempotentWriter {
                 return;
             } catch (QueryValidationException e) {
                 throw e; // a bug, not an outage: retrying cannot help
-            } catch (UnavailableException e) {
-                last = e; // the coordinator refused before writing anything
+            } catch (UnavailableException | NoNodeAvailableException e) {
+                last = e; // refused before anything was written: no replicas enough, or no node to send it to
             } catch (WriteTimeoutException | DriverTimeoutException e) {
                 last = e;
                 maybeApplied = true;

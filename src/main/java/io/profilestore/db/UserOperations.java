@@ -89,23 +89,28 @@ public class UserOperations {
         }
     }
 
-    /** Marks an operation done: applied (Cassandra confirmed it) or abandoned (it could not be completed). */
-    public void finish(UUID opId, boolean applied) {
+    /**
+     * Marks a pending operation done: applied (Cassandra confirmed it) or abandoned (it could not be completed).
+     * Returns whether it was pending: false when another instance (the recovery) finished it first.
+     */
+    public boolean finish(UUID opId, boolean applied) {
         try (var connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
+            boolean wasPending;
             try (var statement = connection.prepareStatement(
                     "UPDATE user_operation SET state = ?, finished_at = now() WHERE op_id = ? AND state = 'pending'")) {
                 statement.setString(1, applied ? "applied" : "abandoned");
                 statement.setObject(2, opId);
-                statement.executeUpdate();
+                wasPending = statement.executeUpdate() == 1;
             }
-            if (!applied) {
+            if (!applied && wasPending) {
                 try (var statement = connection.prepareStatement("DELETE FROM merge_undo WHERE unmerge_id = ?")) {
                     statement.setObject(1, opId);
                     statement.executeUpdate();
                 }
             }
             connection.commit();
+            return wasPending;
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not finish a user operation in PostgreSQL", e);
         }

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class PausingProbe implements WritePathProbe {
 
-    public enum Step { LOCKED, RECORDED, WRITTEN }
+    public enum Step { LOCKED, COMMITTING, RECORDED, WRITTEN }
 
     /** One armed pause. */
     public static final class Pause {
@@ -61,6 +61,11 @@ public final class PausingProbe implements WritePathProbe {
     @Override
     public void locked(Lease lease) {
         hold(lease, Step.LOCKED);
+    }
+
+    @Override
+    public void committing(Lease lease) {
+        hold(lease, Step.COMMITTING);
     }
 
     @Override

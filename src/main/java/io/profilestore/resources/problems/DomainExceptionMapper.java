@@ -3,6 +3,7 @@ package io.profilestore.resources.problems;
 import io.profilestore.api.Problem;
 import io.profilestore.core.DocumentTooLargeException;
 import io.profilestore.core.InvalidDocumentException;
+import io.profilestore.core.OperationPendingException;
 import io.profilestore.core.ProfileNotFoundException;
 import io.profilestore.core.UserMergedException;
 import io.profilestore.core.UserFullException;
@@ -81,6 +82,13 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
             return Problem.of(409, "locked", "Locked",
                     "another request is changing " + String.join(", ", e.entities()) + "; retry shortly")
                     .with(Map.of("locked", e.entities()));
+        }
+        if (exception instanceof OperationPendingException e) {
+            String kind = e.kind().name().toLowerCase();
+            return Problem.of(503, "operation-pending", "Service unavailable", "the " + kind + " is recorded as "
+                    + e.operationId() + " but its write was not confirmed: it is completed within the recovery delay"
+                    + " (users.recoveryDelay, 15 s by default), or abandoned if its users changed meanwhile; GET /v1/users/"
+                    + e.target() + " then shows which").with(Map.of("operationId", e.operationId()));
         }
         if (exception instanceof LeaseLostException e) {
             return Problem.of(503, "lease-lost", "Service unavailable", e.maybeWritten()
