@@ -65,6 +65,11 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ?
             """;
 
+    /** How long the lock statement waits for a row another transaction is writing (its own statement's time). */
+    private static final String LOCK_ROW_WAIT = "100ms";
+    /** PostgreSQL's SQLSTATE when lock_timeout ran out. */
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+
     private final DataSource dataSource;
     private final Duration lease;
 
@@ -115,6 +120,11 @@ public class EntityLocks {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
+                // a lock row another transaction holds uncommitted means someone is taking it right now: that
+                // is "locked", answered at once, not a wait up to the socket timeout
+                try (var timeout = connection.prepareStatement("SET LOCAL lock_timeout = '" + LOCK_ROW_WAIT + "'")) {
+                    timeout.execute();
+                }
                 var taken = new HashSet<String>();
                 long fence = Long.MIN_VALUE;
                 long lowest = Long.MAX_VALUE;
@@ -151,7 +161,13 @@ public class EntityLocks {
                 }
                 connection.commit();
                 return new Lease(holder, List.copyOf(all), fence, started);
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException e) {
+                rollbackQuietly(connection);
+                if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                    throw new EntitiesLockedException(entities);
+                }
+                throw e;
+            } catch (RuntimeException e) {
                 rollbackQuietly(connection);
                 throw e;
             }
