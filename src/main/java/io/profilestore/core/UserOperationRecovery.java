@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Completes merges and unmerges a crash interrupted: an operation still pending after the delay is resumed under
- * fresh locks (see {@link UserService}); one that can no longer be done as recorded (its users changed since) is
- * marked abandoned, which is safe because none of it reached Cassandra. Every API instance runs it; the locks
- * keep two from resuming the same operation at once.
+ * fresh locks (see {@link UserService}); one that can no longer be done as recorded (its users changed since, or
+ * it would now break a limit) is marked abandoned, which is safe because none of it reached Cassandra. Every API
+ * instance runs it; the locks keep two from resuming the same operation at once.
  */
 public class UserOperationRecovery implements Managed {
 
@@ -58,7 +58,7 @@ public class UserOperationRecovery implements Managed {
                     LOG.info("completed the interrupted {} {}", operation.kind(), operation.opId());
                 } catch (EntitiesLockedException e) {
                     // someone works on these users now: the next round tries again
-                } catch (UserOperationException | UserMergedException | UserNotFoundException e) {
+                } catch (UserOperationException | UserMergedException | UserNotFoundException | UserFullException e) {
                     journal.finish(operation.opId(), false);
                     LOG.warn("abandoned the interrupted {} {}: {}", operation.kind(), operation.opId(), e.getMessage());
                 }

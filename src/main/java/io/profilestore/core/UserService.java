@@ -181,8 +181,10 @@ public class UserService {
                 dao.pidsOfUser(source).forEach(pid -> moving.put(pid, source));
             }
             journaled.forEach((from, pids) -> pids.forEach(pid -> moving.putIfAbsent(pid, from)));
+            // the limits hold for a resumed merge too: its users may hold more now than when it was recorded, and
+            // one that would break them is abandoned (the interrupted batch did not land, or we would not be here)
             int holds = dao.pidsOfUser(target).size();
-            if (!resume && holds + moving.size() > settings.getMaxProfilesPerUser()) {
+            if (holds + moving.size() > settings.getMaxProfilesPerUser()) {
                 throw new UserFullException(target, holds + moving.size(), settings.getMaxProfilesPerUser());
             }
             change.lockMore(moving.keySet().stream().map(EntityLocks::profile).toList());
@@ -211,7 +213,7 @@ public class UserService {
                 moved.computeIfAbsent(from, f -> new ArrayList<>()).add(pid);
                 bytes += row.data().length();
             }
-            if (!resume && bytes > settings.getMaxMergeSize().toBytes()) {
+            if (bytes > settings.getMaxMergeSize().toBytes()) {
                 throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merge would rewrite "
                         + bytes + " bytes of documents in one batch; the limit is " + settings.getMaxMergeSize()
                         + ": merge fewer users at a time");

@@ -162,7 +162,7 @@ class UserRacesTest {
     }
 
     /** Kills an instance holding a merge at the step; the merge was recorded, and maybe written. */
-    void killDuringMerge(UUID target, UUID source, String step) throws Exception {
+    static void killDuringMerge(UUID target, UUID source, String step) throws Exception {
         try (var doomed = ServiceProcess.start(null, Map.of("PROFILE_STORE_TEST_HOLD_AT", step,
                 "PROFILE_STORE_LOCK_LEASE", "3s"))) {
             CompletableFuture.runAsync(() -> doomed.api().merge(target, source));

@@ -1,0 +1,62 @@
+package io.profilestore.users;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.Stores;
+import io.profilestore.testing.TestStack;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A merge interrupted by a crash is resumed by the recovery with what its users hold then, which may be more
+ * than when it was recorded: the limits hold for it too. One that would break them is abandoned (none of it had
+ * reached Cassandra), not written.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ResumedMergeLimitsTest {
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(
+                    ConfigOverride.config("users.recoveryDelay", "6s"),
+                    ConfigOverride.config("users.maxProfilesPerUser", "4")));
+
+    @Test
+    void aResumedMergeThatWouldHoldTooManyProfilesIsAbandoned() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 2);
+        var source = userWith(api, 2);
+
+        UserRacesTest.killDuringMerge(target, source, "recorded");
+        // before the recovery takes it: the source gains a profile, and the merge would now give the target five
+        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> api.createFor(source, "{\"surname\": \"Орлова\"}").status() == 201);
+        assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
+
+        await("the recovery to finish the interrupted merge").atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(200)).until(() -> !Stores.operationStates(target).contains("pending"));
+        assertThat(Stores.operationStates(target)).containsExactly("abandoned");
+        assertThat(Stores.pidsOfUser(target)).hasSize(2);
+        assertThat(Stores.pidsOfUser(source)).hasSize(3);
+        assertThat(api.user(source).json().path("uid").asText()).as("the source is its own user still")
+                .isEqualTo(source.toString());
+    }
+
+    private static UUID userWith(Api api, int profiles) {
+        var uid = UUID.fromString(api.create("{\"surname\": \"Орлова\"}").json().path("uid").asText());
+        for (int i = 1; i < profiles; i++) {
+            assertThat(api.createFor(uid, "{\"surname\": \"Орлова\"}").status()).isEqualTo(201);
+        }
+        assertThat(Stores.pidsOfUser(uid)).hasSize(profiles);
+        return uid;
+    }
+}
