@@ -2,6 +2,7 @@ package io.profilestore.audit;
 
 import io.profilestore.auth.Caller;
 import io.profilestore.auth.Role;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -17,6 +18,8 @@ public final class AuditContext {
     }
 
     private static final ThreadLocal<Request> CURRENT = new ThreadLocal<>();
+    /** The audit records of the changes this request made, to be given the status it is answered with. */
+    private static final ThreadLocal<List<Long>> CHANGES = ThreadLocal.withInitial(ArrayList::new);
 
     private AuditContext() {
     }
@@ -27,6 +30,26 @@ public final class AuditContext {
 
     static void clear() {
         CURRENT.remove();
+        CHANGES.remove();
+    }
+
+    /** Whether a request is being served (else the work is the system's own: the recovery, the table check). */
+    public static boolean inRequest() {
+        return CURRENT.get() != null;
+    }
+
+    /** A change of this request was recorded under this audit record id. */
+    public static void changeRecorded(long id) {
+        if (inRequest()) {
+            CHANGES.get().add(id);
+        }
+    }
+
+    /** The records of this request's changes (and forgets them). */
+    static List<Long> takeChangeRecords() {
+        var records = List.copyOf(CHANGES.get());
+        CHANGES.remove();
+        return records;
     }
 
     static Request current() {
@@ -37,10 +60,11 @@ public final class AuditContext {
     public static AuditEntry change(List<UUID> pids) {
         var current = CURRENT.get();
         if (current == null) {
-            return new AuditEntry(null, null, "system", "SYSTEM", List.of(), "recovery", "", pids, 200);
+            return new AuditEntry(null, null, "system", "SYSTEM", List.of(), "recovery", "", pids, null);
         }
         var caller = current.caller();
         return new AuditEntry(null, null, caller.name(), caller.kind().name(),
-                caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(), pids, 200);
+                caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(), pids,
+                null);
     }
 }

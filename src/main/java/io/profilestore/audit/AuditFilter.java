@@ -19,7 +19,8 @@ import java.util.UUID;
 /**
  * Audits look-ups: every read and search by an operator is recorded, with the pids its answer shows, before the
  * answer leaves; when the record cannot be written the answer is replaced by a 503. (Changes are recorded on
- * the write path, in their own transaction.) Also hands the request to {@link AuditContext} for that path.
+ * the write path, in their own transaction; their records get the answer's status here.) Also hands the request
+ * to {@link AuditContext} for that path.
  */
 @Priority(Priorities.AUTHORIZATION + 10)
 public class AuditFilter implements ContainerRequestFilter, ContainerResponseFilter {
@@ -42,7 +43,15 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         var current = AuditContext.current();
+        var changes = AuditContext.takeChangeRecords();
         AuditContext.clear();
+        if (!changes.isEmpty()) {
+            try {
+                log.recordOutcome(changes, response.getStatus());
+            } catch (AuditUnavailableException e) {
+                // the change is recorded; its outcome stays unknown there, and the caller gets the answer
+            }
+        }
         if (current == null || !"GET".equals(request.getMethod()) || !current.caller().has(Role.OPERATOR)) {
             return;
         }

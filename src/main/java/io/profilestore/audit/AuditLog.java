@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 import javax.sql.DataSource;
 
 /** The audit trail in PostgreSQL. */
@@ -16,8 +17,10 @@ public class AuditLog {
 
     private static final String INSERT = """
             INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
+
+    private static final String OUTCOME = "UPDATE audit_record SET status = ? WHERE id = ANY(?) AND status IS NULL";
 
     private final DataSource dataSource;
 
@@ -34,12 +37,26 @@ public class AuditLog {
         }
     }
 
-    /** The record of a change, written in the transaction that records the change. */
-    public static Journal journal(AuditEntry entry) {
-        return connection -> insert(connection, entry);
+    /**
+     * The record of a change, written in the transaction that records the change (its status empty: the outcome
+     * is not known yet); {@code recorded} learns its id, to set the status once the caller is answered.
+     */
+    public static Journal journal(AuditEntry entry, LongConsumer recorded) {
+        return connection -> recorded.accept(insert(connection, entry));
     }
 
-    private static void insert(Connection connection, AuditEntry entry) throws SQLException {
+    /** Sets the status of change records whose outcome is now known (once: a known status is never changed). */
+    public void recordOutcome(List<Long> ids, int status) {
+        try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(OUTCOME)) {
+            statement.setInt(1, status);
+            statement.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    private static long insert(Connection connection, AuditEntry entry) throws SQLException {
         try (var statement = connection.prepareStatement(INSERT)) {
             statement.setString(1, entry.actor());
             statement.setString(2, entry.actorKind());
@@ -47,8 +64,11 @@ public class AuditLog {
             statement.setString(4, entry.action());
             statement.setString(5, entry.request());
             statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
-            statement.setInt(7, entry.status());
-            statement.executeUpdate();
+            statement.setObject(7, entry.status(), java.sql.Types.INTEGER);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         }
     }
 
@@ -83,7 +103,7 @@ public class AuditLog {
                 while (rows.next()) {
                     found.add(new AuditEntry(rows.getLong(1), rows.getTimestamp(2).toInstant(), rows.getString(3),
                             rows.getString(4), List.of((String[]) rows.getArray(5).getArray()), rows.getString(6),
-                            rows.getString(7), List.of((UUID[]) rows.getArray(8).getArray()), rows.getInt(9)));
+                            rows.getString(7), List.of((UUID[]) rows.getArray(8).getArray()), rows.getObject(9, Integer.class)));
                 }
             }
             return found;

@@ -36,9 +36,9 @@ public class AuditCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
                     namespace.getString("to") == null ? null : Instant.parse(namespace.getString("to")),
                     null, namespace.getInt("limit"));
             for (var record : records) {
-                System.out.printf("%s %s (%s %s) %s %s -> %d, profiles %s%n", record.at(), record.actor(),
+                System.out.printf("%s %s (%s %s) %s %s -> %s, profiles %s%n", record.at(), record.actor(),
                         record.actorKind(), String.join(",", record.roles()), record.action(), record.request(),
-                        record.status(), record.pids());
+                        record.status() == null ? "outcome unknown" : record.status(), record.pids());
             }
             System.out.printf("%d record(s)%n", records.size());
         }

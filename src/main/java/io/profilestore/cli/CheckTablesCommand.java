@@ -3,6 +3,7 @@ package io.profilestore.cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.audit.AuditLog;
 import io.profilestore.backends.Backends;
 import io.profilestore.core.ChangeRunner;
 import io.profilestore.core.TableCheck;
@@ -44,7 +45,7 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
                     bootstrap.getMetricRegistry());
             var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
             var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration());
-            var changes = new ChangeRunner(dao, locks, WritePathProbe.NONE);
+            var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), WritePathProbe.NONE);
             var users = new UserService(dao, changes, new UserOperations(backends.postgres()), config.getUsers());
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             boolean repair = !namespace.getBoolean("dryRun");

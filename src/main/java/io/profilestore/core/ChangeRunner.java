@@ -26,11 +26,13 @@ public class ChangeRunner {
 
     private final ProfileDao dao;
     private final EntityLocks locks;
+    private final AuditLog audit;
     private final WritePathProbe probe;
 
-    public ChangeRunner(ProfileDao dao, EntityLocks locks, WritePathProbe probe) {
+    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, WritePathProbe probe) {
         this.dao = dao;
         this.locks = locks;
+        this.audit = audit;
         this.probe = probe;
     }
 
@@ -41,13 +43,16 @@ public class ChangeRunner {
     /** Runs a change holding the entities' locks, and releases them whatever happens. */
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
         var change = new Change(locks.acquire(entities));
-        T result;
+        T result = null;
         boolean released;
+        boolean done = false;
         try {
             probe.locked(change.lease);
             result = body.apply(change);
+            done = true;
         } finally {
             released = locks.release(change.lease);
+            recordSystemOutcome(change, done && (released || change.heldWhileWriting || !change.written));
         }
         if (change.written && !change.heldWhileWriting) {
             // the write landed after its lease ran out, when the indexer may have stopped waiting for it and
@@ -64,10 +69,29 @@ public class ChangeRunner {
         return result;
     }
 
+    /**
+     * The outcome of a change the system made on its own (the recovery, the table check): a request's changes get
+     * the status of its answer from the audit filter instead.
+     */
+    private void recordSystemOutcome(Change change, boolean applied) {
+        if (change.auditRecord == null || AuditContext.inRequest()) {
+            if (change.auditRecord != null) {
+                AuditContext.changeRecorded(change.auditRecord);
+            }
+            return;
+        }
+        try {
+            audit.recordOutcome(List.of(change.auditRecord), applied ? 200 : 503);
+        } catch (RuntimeException e) {
+            LOG.warn("the outcome of a system change could not be recorded in the audit trail; it stays unknown there");
+        }
+    }
+
     /** One change under its locks: records it, then writes it, and remembers whether the locks lasted. */
     public final class Change {
         private Lease lease;
         private List<OutboxRecord> records = List.of();
+        private Long auditRecord;
         private boolean written;
         private boolean heldWhileWriting;
 
@@ -102,7 +126,8 @@ public class ChangeRunner {
         public void commit(List<OutboxRecord> records, List<BoundStatement> statements, Journal journal) {
             long renewed = System.nanoTime();
             // who made the change goes into the audit trail in the same transaction as its record
-            var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()));
+            var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()),
+                    id -> auditRecord = id);
             locks.recordChange(lease, records, connection -> {
                 journal.write(connection);
                 audit.write(connection);

@@ -1,0 +1,89 @@
+package io.profilestore.audit;
+
+import static io.profilestore.testing.Api.etag;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.stack.LocalStack.Service;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.PausingProbe;
+import io.profilestore.testing.PausingProbe.Step;
+import io.profilestore.testing.ProbedApplication;
+import io.profilestore.testing.TestAuth;
+import io.profilestore.testing.TestStack;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A change is recorded in the audit trail in the transaction that records it, before Cassandra is written, so its
+ * outcome is not known yet then. The record must not claim one: it carries the status the caller was answered.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ChangeOutcomeAuditTest {
+
+    static final PausingProbe PROBE = ProbedApplication.PROBE;
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProbedApplication.class, TestStack.configPath(), TestStack.configOverrides());
+
+    Api platform;
+    Api admin;
+
+    @BeforeEach
+    void callers() {
+        platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        admin = platform.as(TestAuth.ADMIN);
+    }
+
+    @Test
+    void aChangeIsRecordedWithTheStatusItWasAnswered() {
+        var created = platform.create("{\"surname\": \"Аудитова\"}");
+        var pid = created.pid();
+        assertThat(platform.put(pid, etag(1), "{\"surname\": \"Аудитова-Петрова\"}").status()).isEqualTo(200);
+        assertThat(platform.delete(pid, etag(2)).status()).isEqualTo(204);
+
+        assertThat(statusesByAction(pid)).containsExactly(
+                "DELETE /v1/profiles/{pid} 204", "PUT /v1/profiles/{pid} 200", "POST /v1/profiles 201");
+    }
+
+    @Test
+    void aChangeWhoseWriteFailedIsNotRecordedAsDone() throws Exception {
+        var pid = platform.create("{\"surname\": \"Аудитова\"}").pid();
+        var pause = PROBE.pauseNext(pid, Step.RECORDED);
+
+        var put = CompletableFuture.supplyAsync(() -> platform.put(pid, etag(1), "{\"surname\": \"Аудитова-Петрова\"}"));
+        pause.awaitReached(Duration.ofSeconds(10));
+        Api.Reply reply;
+        try (var outage = TestStack.stack().outage(Service.CASSANDRA)) {
+            pause.resume();
+            reply = put.get(60, TimeUnit.SECONDS);
+        }
+
+        await("the service to reach Cassandra again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> platform.get(pid).status() == 200);
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(statusesByAction(pid)).containsExactly("PUT /v1/profiles/{pid} 503", "POST /v1/profiles 201");
+    }
+
+    private List<String> statusesByAction(UUID pid) {
+        var reply = admin.send("GET", "/v1/audit?pid=" + pid, null, null, Map.of());
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        var records = new ArrayList<String>();
+        for (JsonNode record : reply.json().path("records")) {
+            records.add(record.path("action").asText() + " " + record.path("status").asText());
+        }
+        return records;
+    }
+}
