@@ -39,7 +39,11 @@ public class ProfileDocuments {
     }
 
     public Current current(Collection<UUID> pids) {
-        var rows = profiles.findAll(pids).values();
+        return of(profiles.findAll(pids).values());
+    }
+
+    /** Documents of rows already read (by a scan), with their users' masters; unreadable ones apart. */
+    public Current of(Collection<ProfileRow> rows) {
         var users = usersOf(rows);
         var documents = new HashMap<UUID, Indexable>();
         var unreadable = new HashMap<UUID, String>();
@@ -51,12 +55,6 @@ public class ProfileDocuments {
             }
         }
         return new Current(documents, unreadable);
-    }
-
-    /** Documents of rows already read (by a scan), with their users' masters. */
-    public Map<UUID, Indexable> of(Collection<ProfileRow> rows) {
-        var users = usersOf(rows);
-        return rows.stream().collect(Collectors.toMap(ProfileRow::pid, row -> document(row, users.get(row.uid()))));
     }
 
     private Map<UUID, UserRow> usersOf(Collection<ProfileRow> rows) {

@@ -34,9 +34,12 @@ public class Reconciler {
         this.grace = grace;
     }
 
-    /** What differed, by kind; each list holds pids. */
+    /**
+     * What differed, by kind; each list holds pids. {@code unreadable}: profiles Cassandra holds with data that is not
+     * JSON, which no index can hold and reconcile cannot repair (named apart, not counted as drift).
+     */
     public record Drift(long profiles, long indexed, List<UUID> missing, List<UUID> extra, List<UUID> stale,
-            boolean repaired) {
+            List<UUID> unreadable, boolean repaired) {
         public int total() {
             return missing.size() + extra.size() + stale.size();
         }
@@ -66,16 +69,22 @@ public class Reconciler {
         out.printf("reconcile: %,d profiles in Cassandra, %,d in %s; %d differ at first look%n", truth.size(),
                 indexed.size(), index.alias(), suspects.size());
 
-        var drift = new Drift(truth.size(), indexed.size(), List.of(), List.of(), List.of(), repair);
+        var drift = new Drift(truth.size(), indexed.size(), List.of(), List.of(), List.of(), List.of(), repair);
         Map<UUID, SearchIndex.Indexed> rechecked = Map.of();
         if (!suspects.isEmpty()) {
             // a deliberate pause, not a wait on a condition: changes in flight reach the index within it
             TimeUnit.MILLISECONDS.sleep(grace.toMillis());
             rechecked = index.versionsOf(suspects);
             drift = recheck(suspects, profiles.findAll(suspects), rechecked, drift);
+            drift = setApartUnreadable(drift);
         }
         out.printf("reconcile: %d missing from the index, %d in the index but not in Cassandra, %d at another version%n",
                 drift.missing().size(), drift.extra().size(), drift.stale().size());
+        if (!drift.unreadable().isEmpty()) {
+            out.printf("reconcile: %d profile(s) whose stored data is unreadable, which no index can hold:%n",
+                    drift.unreadable().size());
+            drift.unreadable().stream().limit(20).forEach(pid -> out.printf("  unreadable %s%n", pid));
+        }
         for (var kind : Map.of("missing", drift.missing(), "extra", drift.extra(), "stale", drift.stale()).entrySet()) {
             kind.getValue().stream().limit(20).forEach(pid -> out.printf("  %s %s%n", kind.getKey(), pid));
         }
@@ -112,7 +121,24 @@ public class Reconciler {
                 stale.add(pid);
             }
         }
-        return new Drift(first.profiles(), first.indexed(), missing, extra, stale, first.repaired());
+        return new Drift(first.profiles(), first.indexed(), missing, extra, stale, List.of(), first.repaired());
+    }
+
+    /** Profiles that differ because their data cannot be indexed at all are not drift a repair could mend. */
+    private Drift setApartUnreadable(Drift drift) {
+        var differing = new ArrayList<UUID>(drift.missing());
+        differing.addAll(drift.stale());
+        if (differing.isEmpty()) {
+            return drift;
+        }
+        var unreadable = documents.current(differing).unreadable().keySet();
+        if (unreadable.isEmpty()) {
+            return drift;
+        }
+        return new Drift(drift.profiles(), drift.indexed(),
+                drift.missing().stream().filter(pid -> !unreadable.contains(pid)).toList(), drift.extra(),
+                drift.stale().stream().filter(pid -> !unreadable.contains(pid)).toList(), List.copyOf(unreadable),
+                drift.repaired());
     }
 
     /**

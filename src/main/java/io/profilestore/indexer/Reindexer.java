@@ -111,7 +111,8 @@ public class Reindexer {
         }
         progress.forget(to);
         if (rejected > 0) {
-            out.printf("reindex: %d profile(s) could not be indexed (their data does not fit the mapping)%n", rejected);
+            out.printf("reindex: %d profile(s) could not be indexed (their stored data is unreadable, or does not fit the"
+                    + " mapping)%n", rejected);
         }
         return new Result(from, to, copied, rejected, resumed);
     }
@@ -122,8 +123,13 @@ public class Reindexer {
             return 0;
         }
         var writes = new ArrayList<SearchIndex.Write>();
-        documents.of(rows).forEach((pid, d) -> writes.add(new SearchIndex.Put(target, pid, d.document(), d.written())));
-        return index.bulk(writes).stream().filter(r -> r.outcome() == SearchIndex.Outcome.REJECTED).count();
+        var read = documents.of(rows);
+        read.documents().forEach((pid, d) -> writes.add(new SearchIndex.Put(target, pid, d.document(), d.written())));
+        long rejected = read.unreadable().size(); // skipped: one unreadable profile must not stop the reindex
+        if (writes.isEmpty()) {
+            return rejected;
+        }
+        return rejected + index.bulk(writes).stream().filter(r -> r.outcome() == SearchIndex.Outcome.REJECTED).count();
     }
 
     private static String bar(int done) {

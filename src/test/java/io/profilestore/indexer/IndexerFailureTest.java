@@ -97,6 +97,16 @@ class IndexerFailureTest {
         TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
                 "INSERT INTO profiles.profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)",
                 bad, UUID.randomUUID(), "{not json", Instant.now(), Instant.now()));
+        try {
+            publishBothAndCheck(good, bad);
+        } finally {
+            // the shared stack's other tests (a reindex, a reconcile) need not meet it
+            TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                    "DELETE FROM profiles.profile WHERE pid = ?", bad));
+        }
+    }
+
+    private void publishBothAndCheck(UUID good, UUID bad) throws Exception {
         // a change of the good profile that only the events below announce (no outbox record of its own)
         TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
                 "UPDATE profiles.profile SET version = 2, data = ? WHERE pid = ?", "{\"surname\": \"Соколова\"}", good)

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.codahale.metrics.MetricRegistry;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -25,6 +26,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -142,6 +144,28 @@ class IndexMaintenanceTest {
         assertThat(indices.exists(e -> e.index(from)).value()).as("the old generation stays deleted").isFalse();
         assertThat(indices.exists(e -> e.index(ElasticsearchSchema.nextAlias(parts.index().alias()))).value())
                 .as("no index created under the next alias's name").isFalse();
+    }
+
+    @Test
+    void aProfileWhoseDataIsUnreadableIsSkippedByAReindexAndNamedByReconcile() throws Exception {
+        var good = api.create("{\"surname\": \"Лебедева\"}").pid();
+        var bad = UUID.randomUUID();
+        var cassandra = TestStack.backends().cassandra();
+        cassandra.execute(SimpleStatement.newInstance(
+                "INSERT INTO profiles.profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)",
+                bad, UUID.randomUUID(), "{not json", Instant.now(), Instant.now()));
+        try {
+            var reindexer = IndexCommands.reindexer(TestStack.configuration(), TestStack.backends(), parts);
+            var result = reindexer.run(quiet(), false, -1);
+
+            assertThat(result.rejected()).as("the unreadable profile, counted").isGreaterThanOrEqualTo(1);
+            SearchApi.awaitIndexed(good, 1, Duration.ofSeconds(10));
+            var drift = reconcile(false);
+            assertThat(drift.unreadable()).contains(bad);
+            assertThat(drift.missing()).as("not drift reconcile could repair").doesNotContain(bad);
+        } finally {
+            cassandra.execute(SimpleStatement.newInstance("DELETE FROM profiles.profile WHERE pid = ?", bad));
+        }
     }
 
     @Test
