@@ -96,6 +96,15 @@ final class CassandraCluster implements LocalService {
         nodePid(node).ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     }
 
+    /** Freezes one node (SIGSTOP) or lets it go on (SIGCONT): a node that hangs and keeps its connections. */
+    void signalNode(int node, String signal) {
+        var pid = nodePid(node);
+        if (pid.isEmpty()) {
+            throw new IllegalStateException("Cassandra node " + node + " is not running");
+        }
+        Processes.run(Duration.ofSeconds(10), "kill", "-" + signal, Long.toString(pid.getAsLong()));
+    }
+
     private void launchNode(int node, Jdks.Jdk jdk) {
         Path dir = nodeDir(node);
         try {

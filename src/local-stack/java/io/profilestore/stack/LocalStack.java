@@ -233,6 +233,25 @@ public final class LocalStack implements Stack {
         return (CassandraCluster) services.get(Service.CASSANDRA);
     }
 
+    /** Kills Cassandra node n (from 1) without warning, as a crash would. */
+    public void killCassandraNode(int node) {
+        cassandra().killNode(node);
+    }
+
+    /** Starts Cassandra node n again on its data, and waits until it takes CQL connections. */
+    public void startCassandraNode(int node) {
+        cassandra().startNode(node);
+    }
+
+    /** Freezes Cassandra node n (SIGSTOP): it keeps its connections and answers nothing. */
+    public void freezeCassandraNode(int node) {
+        cassandra().signalNode(node, "STOP");
+    }
+
+    public void thawCassandraNode(int node) {
+        cassandra().signalNode(node, "CONT");
+    }
+
     /** The pids of a service's processes (for tests that kill them). */
     public List<Long> pids(Service service) {
         return services.get(service).runningPids();

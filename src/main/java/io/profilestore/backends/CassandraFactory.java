@@ -109,10 +109,24 @@ public class CassandraFactory {
      * session serves {@code migrate}, which creates the keyspace.
      */
     public CqlSession build(MetricRegistry metrics) {
+        return build(metrics, requestTimeout.toJavaDuration());
+    }
+
+    /**
+     * A session for schema changes: they wait until every node agrees, which takes far longer than a read or a
+     * write (several seconds on a busy three-node cluster), so they get a timeout of their own.
+     */
+    public CqlSession buildForSchemaChanges(MetricRegistry metrics) {
+        var timeout = java.time.Duration.ofSeconds(60);
+        return build(metrics, timeout.compareTo(requestTimeout.toJavaDuration()) > 0 ? timeout : requestTimeout.toJavaDuration());
+    }
+
+    private CqlSession build(MetricRegistry metrics, java.time.Duration timeout) {
         var config = DriverConfigLoader.programmaticBuilder()
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "QUORUM")
                 .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "SERIAL")
-                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, requestTimeout.toJavaDuration())
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, timeout)
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, timeout)
                 // statements say themselves whether they may be retried
                 .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, false)
                 .withStringList(DefaultDriverOption.METRICS_SESSION_ENABLED,

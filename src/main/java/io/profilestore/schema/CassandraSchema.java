@@ -36,7 +36,7 @@ public final class CassandraSchema {
      * and closes it when done.
      */
     public static Result migrate(CassandraFactory settings) {
-        try (CqlSession session = settings.build(new MetricRegistry())) {
+        try (CqlSession session = settings.buildForSchemaChanges(new MetricRegistry())) {
             return migrate(session, settings);
         }
     }

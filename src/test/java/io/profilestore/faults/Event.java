@@ -1,0 +1,43 @@
+package io.profilestore.faults;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One request of the workload and its answer: a line of the history ({@code history.jsonl}, one JSON object per
+ * line; faults/README.md describes the fields). Times are nanoseconds since the run began, so that an external
+ * checker can order what did not overlap.
+ *
+ * @param op        create, put, patch, batchUpdate, erase, move, merge, unmerge, read
+ * @param pids      the profiles the request names (for a create: the one its answer made)
+ * @param uid       the user it names (create under a user, move's target, merge's and unmerge's target)
+ * @param source    a merge's or unmerge's source user
+ * @param ifMatch   the version the request said it replaces (single-profile changes)
+ * @param status    the HTTP status, or 0 when no answer came (connection refused or reset, timeout)
+ * @param problem   the problem type of an error answer (after https://profile-store.dev/problems/)
+ * @param outcome   ok (2xx), failed (refused or "nothing was changed": it did not happen), or unknown (it may have)
+ * @param writes    for each profile whose data the request writes, the write's id in the data ({@code w})
+ * @param versions  for each profile, the version the answer reports
+ * @param moved     the profiles a merge or unmerge answer reports moved
+ */
+record Event(long id, int client, String op, String instance, long start, long end, List<UUID> pids, UUID uid,
+        UUID source, Long ifMatch, int status, String problem, String outcome, Map<UUID, String> writes,
+        Map<UUID, Long> versions, List<UUID> moved) {
+
+    static final String OK = "ok";
+    static final String FAILED = "failed";
+    static final String UNKNOWN = "unknown";
+
+    boolean ok() {
+        return OK.equals(outcome);
+    }
+
+    boolean mayHaveHappened() {
+        return !FAILED.equals(outcome);
+    }
+
+    boolean isChange() {
+        return !op.equals("read");
+    }
+}

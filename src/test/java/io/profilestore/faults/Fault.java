@@ -1,0 +1,125 @@
+package io.profilestore.faults;
+
+import io.profilestore.stack.LocalStack.Service;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A fault the suite injects while the workload runs: what breaks, for how long, and how it heals. Their order and
+ * targets come from the seed.
+ */
+enum Fault {
+    CASSANDRA_NODE_KILLED("kill -9 one Cassandra node, start it again", Duration.ofSeconds(20)),
+    CASSANDRA_NODE_FROZEN("SIGSTOP one Cassandra node for longer than the request timeout", Duration.ofSeconds(8)),
+    API_KILLED("kill -9 an API process in the middle of requests, start it again", Duration.ofSeconds(3)),
+    API_FROZEN("SIGSTOP an API process past its lock lease (a paused writer)", Duration.ofSeconds(8)),
+    POSTGRES_RESTARTED("stop PostgreSQL and start it again", Duration.ofSeconds(6)),
+    RABBITMQ_RESTARTED("stop RabbitMQ and start it again", Duration.ofSeconds(8)),
+    ELASTICSEARCH_RESTARTED("stop Elasticsearch and start it again", Duration.ofSeconds(10)),
+    INDEXER_STOPPED("stop the indexer for a while, start it again", Duration.ofSeconds(15));
+
+    final String description;
+    final Duration length;
+
+    Fault(String description, Duration length) {
+        this.description = description;
+        this.length = length;
+    }
+
+    /** One fault as it was injected: which target, and when it began and healed (ns since the run began). */
+    record Injected(Fault fault, String target, long start, long healed) {
+    }
+
+    /** The faults of a run: every kind in an order from the seed, again and again until {@code budget} is used. */
+    static List<Fault> plan(long seed, Duration budget, boolean quick) {
+        var random = new SplittableRandom(seed);
+        var kinds = quick ? List.of(CASSANDRA_NODE_KILLED, API_KILLED, API_FROZEN, POSTGRES_RESTARTED)
+                : List.of(values());
+        var plan = new ArrayList<Fault>();
+        long used = 0;
+        while (used < budget.toSeconds() || plan.size() < kinds.size()) {
+            var round = new ArrayList<>(kinds);
+            for (int i = round.size() - 1; i > 0; i--) {
+                var swap = random.nextInt(i + 1);
+                var kept = round.get(i);
+                round.set(i, round.get(swap));
+                round.set(swap, kept);
+            }
+            for (var fault : round) {
+                plan.add(fault);
+                used += fault.length.toSeconds() + 25; // the fault, its healing, and a quiet spell after it
+            }
+            if (quick) {
+                break;
+            }
+        }
+        return plan;
+    }
+
+    /** Injects the fault, keeps it for its length, heals it; returns what was done and when. */
+    Injected inject(Cluster cluster, SplittableRandom random, long runStart) throws Exception {
+        long start = System.nanoTime() - runStart;
+        String target;
+        switch (this) {
+            case CASSANDRA_NODE_KILLED -> {
+                int node = 1 + random.nextInt(3);
+                target = "cassandra node " + node;
+                cluster.stack.killCassandraNode(node);
+                hold();
+                cluster.stack.startCassandraNode(node);
+            }
+            case CASSANDRA_NODE_FROZEN -> {
+                int node = 1 + random.nextInt(3);
+                target = "cassandra node " + node;
+                cluster.stack.freezeCassandraNode(node);
+                try {
+                    hold();
+                } finally {
+                    cluster.stack.thawCassandraNode(node);
+                }
+            }
+            case API_KILLED -> {
+                var api = cluster.apis.get(random.nextInt(cluster.apis.size()));
+                target = api.name();
+                api.kill();
+                hold();
+                api.start();
+            }
+            case API_FROZEN -> {
+                var api = cluster.apis.get(random.nextInt(cluster.apis.size()));
+                target = api.name();
+                api.freeze();
+                try {
+                    hold();
+                } finally {
+                    api.thaw();
+                }
+            }
+            case POSTGRES_RESTARTED -> target = restart(cluster, Service.POSTGRES);
+            case RABBITMQ_RESTARTED -> target = restart(cluster, Service.RABBITMQ);
+            case ELASTICSEARCH_RESTARTED -> target = restart(cluster, Service.ELASTICSEARCH);
+            case INDEXER_STOPPED -> {
+                target = cluster.indexer.name();
+                cluster.indexer.stop();
+                hold();
+                cluster.indexer.start();
+            }
+            default -> throw new IllegalStateException(name());
+        }
+        return new Injected(this, target, start, System.nanoTime() - runStart);
+    }
+
+    private String restart(Cluster cluster, Service service) throws InterruptedException {
+        try (var outage = cluster.stack.outage(service)) {
+            hold();
+        }
+        return service.name().toLowerCase();
+    }
+
+    /** The fault lasts this long: a duration of the schedule, not a wait for something to happen. */
+    private void hold() throws InterruptedException {
+        Thread.sleep(length.toMillis());
+    }
+}

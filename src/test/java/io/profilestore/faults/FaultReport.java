@@ -1,0 +1,98 @@
+package io.profilestore.faults;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The report of a run: README.md (what was injected when, what each fault cost, what the check found) and the
+ * history itself (history.jsonl), which an external checker can read.
+ */
+final class FaultReport {
+
+    /** After a fault heals, how long its costs are still counted against it. */
+    private static final long AFTERMATH = Duration.ofSeconds(10).toNanos();
+
+    private FaultReport() {
+    }
+
+    static void write(FaultSuite.Options options, FaultSuite.Outcome outcome, List<Event> history, long runStart)
+            throws IOException {
+        var lines = new ArrayList<String>();
+        for (var event : history) {
+            lines.add(Workload.JSON.writeValueAsString(event));
+        }
+        Files.write(options.out().resolve("history.jsonl"), lines, StandardCharsets.UTF_8);
+
+        var md = new StringBuilder();
+        md.append("# Fault suite: ").append(java.time.LocalDate.now()).append("\n\n");
+        md.append("```\n./faults/run ").append(options.command()).append("\n```\n\n");
+        md.append("Seed ").append(options.seed()).append(", ").append(options.clients()).append(" clients for ")
+                .append(options.duration().toSeconds()).append(" s, ").append(history.size()).append(" requests (")
+                .append(history.stream().filter(Event::isChange).count()).append(" changes).\n\n");
+        md.append("**").append(outcome.lastLine()).append("**\n\n");
+
+        md.append("## Faults and what each cost\n\n");
+        md.append("Requests that began from the fault's start until 10 s after it healed. Errors: answers that are not"
+                + " a success or a refusal (5xx, or no answer; a refused connection, sent again to the other"
+                + " instance, is not one). Recovered: from the heal to the first acknowledged change that began after"
+                + " it.\n\n");
+        md.append("| # | fault | target | at (s) | lasted (s) | requests | errors | p50 | p99 | recovered (s) |\n");
+        md.append("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        int n = 0;
+        for (var fault : outcome.faults()) {
+            var inWindow = history.stream()
+                    .filter(e -> e.start() >= fault.start() && e.start() <= fault.healed() + AFTERMATH).toList();
+            // a refused connection is passed over to the other instance, as a load balancer does: not an error
+            long errors = inWindow.stream().filter(e -> !e.op().equals("refused") && (e.status() == 0 || e.status() >= 500))
+                    .count();
+            var latency = new Histogram(3);
+            inWindow.forEach(e -> latency.recordValue(Math.max(1, (e.end() - e.start()) / 1_000)));
+            var firstOk = history.stream().filter(e -> e.isChange() && e.ok() && e.start() >= fault.healed())
+                    .mapToLong(Event::end).min();
+            md.append(String.format("| %d | %s | %s | %.1f | %.1f | %d | %d | %s | %s | %s |%n", ++n,
+                    fault.fault().name().toLowerCase().replace('_', ' '), fault.target(), seconds(fault.start()),
+                    seconds(fault.healed() - fault.start()), inWindow.size(), errors,
+                    millis(latency.getValueAtPercentile(50)), millis(latency.getValueAtPercentile(99)),
+                    firstOk.isPresent() ? String.format("%.1f", seconds(firstOk.getAsLong() - fault.healed())) : "-"));
+        }
+
+        md.append("\n## What the check found\n\n");
+        var result = outcome.history();
+        md.append("- acknowledged changes: ").append(result.acknowledged()).append("; lost: ").append(result.lost()).append('\n');
+        md.append("- answers \"outcome unknown\" (no answer, or one that said so) of data writes: ").append(result.unknown())
+                .append(": applied ").append(result.unknownApplied()).append(", not applied ")
+                .append(result.unknownNotApplied()).append(", superseded before it could be told ")
+                .append(result.unknownUnresolved()).append('\n');
+        md.append("- invariant violations: ").append(outcome.violations()).append('\n');
+        md.append("- the index equalled Cassandra ").append(outcome.convergedAfterSeconds())
+                .append(" s after the faults healed; profiles still differing: ").append(outcome.drift()).append("\n\n");
+        if (!result.violations().isEmpty()) {
+            md.append("Violations (the first 50):\n\n");
+            result.violations().stream().limit(50).forEach(v -> md.append("- ").append(v).append('\n'));
+            md.append('\n');
+        }
+        md.append("### check-tables after the faults\n\n```\n").append(outcome.tableCheck()).append("\n```\n\n");
+        md.append("### Answers by operation and outcome\n\n| operation | ok | failed | unknown |\n| --- | ---: | ---: | ---: |\n");
+        for (var op : List.of("create", "put", "patch", "batchUpdate", "erase", "move", "merge", "unmerge", "read",
+                "refused")) {
+            var ofOp = history.stream().filter(e -> e.op().equals(op)).toList();
+            md.append(String.format("| %s | %d | %d | %d |%n", op, ofOp.stream().filter(Event::ok).count(),
+                    ofOp.stream().filter(e -> Event.FAILED.equals(e.outcome())).count(),
+                    ofOp.stream().filter(e -> Event.UNKNOWN.equals(e.outcome())).count()));
+        }
+        Files.writeString(options.out().resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
+
+    private static String millis(long micros) {
+        return String.format("%.0f ms", micros / 1000.0);
+    }
+}

@@ -1,0 +1,279 @@
+package io.profilestore.faults;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.profilestore.testing.TestAuth;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The fault suite: a stack of its own with three Cassandra nodes at RF 3, two API processes and an indexer, a
+ * workload of every kind of change from many clients, faults injected on a schedule from the seed, then a check of
+ * the history and the final state. Its last line: {@code faults: <A> acknowledged, <L> lost, <V> invariant
+ * violations, <D> index drift after <S> s}. faults/README.md says what it proves and how to read its report.
+ *
+ * <pre>
+ * ./faults/run                 about 15 minutes of faults (the committed results)
+ * ./faults/run --quick         four faults in a couple of minutes (mvn verify runs it)
+ * ./faults/run --seed 7 --duration 600 --out DIR
+ * </pre>
+ */
+public final class FaultSuite {
+
+    /** What to run. */
+    record Options(long seed, Duration duration, int clients, boolean quick, Path out, String command) {
+
+        static Options parse(String[] args) {
+            long seed = 20261201;
+            Duration duration = Duration.ofMinutes(12);
+            int clients = 12;
+            boolean quick = false;
+            Path out = Path.of("faults/results/" + LocalDate.now());
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--seed" -> seed = Long.parseLong(args[++i]);
+                    case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(args[++i]));
+                    case "--clients" -> clients = Integer.parseInt(args[++i]);
+                    case "--out" -> out = Path.of(args[++i]);
+                    case "--quick" -> {
+                        quick = true;
+                        duration = Duration.ofSeconds(100);
+                        clients = 8;
+                        out = Path.of("target/faults-quick");
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + " (--quick, --seed N, --duration SECONDS, --clients N, --out DIR)");
+                }
+            }
+            return new Options(seed, duration, clients, quick, out, String.join(" ", args));
+        }
+    }
+
+    /** What a run found: the numbers of its last line, and the parts of its report. */
+    record Outcome(long acknowledged, long lost, long violations, long drift, long convergedAfterSeconds,
+            HistoryChecker.Result history, String tableCheck, List<Fault.Injected> faults) {
+
+        String lastLine() {
+            return "faults: " + acknowledged + " acknowledged, " + lost + " lost, " + violations + " invariant violations, "
+                    + drift + " index drift after " + convergedAfterSeconds + " s";
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Duration CONVERGENCE_BOUND = Duration.ofMinutes(3);
+
+    public static void main(String[] args) throws Exception {
+        var outcome = run(Options.parse(args));
+        System.out.println(outcome.lastLine());
+        System.exit(outcome.lost() == 0 && outcome.violations() == 0 && outcome.drift() == 0 ? 0 : 1);
+    }
+
+    static Outcome run(Options options) throws Exception {
+        Files.createDirectories(options.out());
+        long runStart = System.nanoTime();
+        say("starting a stack of three Cassandra nodes, PostgreSQL, RabbitMQ, Elasticsearch, two API processes "
+                + "and an indexer ...");
+        try (var cluster = Cluster.start(options.out().resolve("logs"))) {
+            var workload = new Workload(cluster.apis, runStart);
+            workload.seed(options.quick() ? 10 : 30, 3);
+            var plan = Fault.plan(options.seed(), options.duration(), options.quick());
+            say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: " + plan);
+
+            var faults = new ArrayList<Fault.Injected>();
+            var injector = CompletableFuture.runAsync(() -> inject(cluster, plan, options.seed(), runStart, faults));
+            // the workload goes on until the last fault has healed, and 20 s after
+            var quietAfterLast = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+            injector.whenComplete((ok, failed) -> quietAfterLast.set(System.nanoTime() + TimeUnit.SECONDS.toNanos(20)));
+            workload.run(options.clients(), options.seed(), options.duration(),
+                    () -> System.nanoTime() > quietAfterLast.get());
+            injector.get(1, TimeUnit.MINUTES);
+
+            say("healing: every process healthy, interrupted merges completed ...");
+            cluster.heal(Duration.ofMinutes(3));
+            awaitNoPendingOperations(cluster);
+            var tableCheck = checkTables(cluster);
+            var history = workload.history();
+            var pids = workload.knownPids();
+            var state = finalState(cluster, pids);
+            var result = HistoryChecker.check(history, state);
+            say("index: waiting for it to equal Cassandra ...");
+            long convergeStart = System.nanoTime();
+            long drift = awaitIndexEqualsCassandra(cluster, pids, state);
+            long converged = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - convergeStart);
+
+            long violations = result.violations().size() + tableCheck.disagreementsLeft();
+            var outcome = new Outcome(result.acknowledged(), result.lost(), violations, drift, converged, result,
+                    tableCheck.report(), faults);
+            FaultReport.write(options, outcome, history, runStart);
+            return outcome;
+        }
+    }
+
+    private static void inject(Cluster cluster, List<Fault> plan, long seed, long runStart, List<Fault.Injected> done) {
+        var random = new SplittableRandom(seed);
+        try {
+            for (var fault : plan) {
+                // a quiet spell between faults: the system recovers, and the workload shows it did
+                Thread.sleep(10_000 + random.nextInt(10_000));
+                say("fault: " + fault.description);
+                var injected = fault.inject(cluster, random, runStart);
+                synchronized (done) {
+                    done.add(injected);
+                }
+                cluster.heal(Duration.ofMinutes(3));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new IllegalStateException("injecting a fault failed", e);
+        }
+    }
+
+    /** Merges an instance left half done are completed (or abandoned) by the recovery after its delay. */
+    private static void awaitNoPendingOperations(Cluster cluster) throws Exception {
+        var env = cluster.stack.endpoints();
+        Awaitility.await("the recovery to finish every interrupted merge and unmerge").atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1)).until(() -> {
+                    try (var connection = DriverManager.getConnection(env.postgresUrl(), env.postgresUser(), env.postgresPassword());
+                            var rows = connection.createStatement().executeQuery(
+                                    "SELECT count(*) FROM user_operation WHERE state = 'pending'")) {
+                        rows.next();
+                        return rows.getLong(1) == 0;
+                    }
+                });
+    }
+
+    /** What check-tables repaired, and what a second look still found (which must be nothing). */
+    record TableCheck(String report, long disagreementsLeft) {
+    }
+
+    private static TableCheck checkTables(Cluster cluster) throws Exception {
+        var admin = cluster.apis.get(0).admin();
+        String repaired = task(admin.resolve("/tasks/check-tables"));
+        String dryRun = task(admin.resolve("/tasks/check-tables?dryRun=true"));
+        long left = 0;
+        for (var line : dryRun.lines().toList()) {
+            var matcher = java.util.regex.Pattern.compile(":\\s*(\\d+),").matcher(line);
+            if (matcher.find()) {
+                left += Long.parseLong(matcher.group(1));
+            }
+        }
+        return new TableCheck(repaired.strip() + "\nthen, looked at again:\n" + dryRun.strip(), left);
+    }
+
+    private static String task(URI uri) throws Exception {
+        var reply = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5))
+                .header("Authorization", "Bearer " + TestAuth.PLATFORM_AND_ADMIN)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        if (reply.statusCode() != 200) {
+            throw new IllegalStateException(uri + " answered " + reply.statusCode() + ": " + reply.body());
+        }
+        return reply.body();
+    }
+
+    /** Every profile the history names, as Cassandra holds it now (QUORUM), or absent. */
+    private static Map<UUID, HistoryChecker.Final> finalState(Cluster cluster, java.util.Set<UUID> pids) {
+        var state = new HashMap<UUID, HistoryChecker.Final>();
+        try (var session = session(cluster)) {
+            var select = session.prepare("SELECT version, uid, data FROM profiles.profile WHERE pid = ?");
+            for (var pid : pids) {
+                var row = session.execute(select.bind(pid).setConsistencyLevel(ConsistencyLevel.QUORUM)).one();
+                if (row != null) {
+                    String write;
+                    try {
+                        write = Workload.JSON.readTree(row.getString("data")).path("w").asText(null);
+                    } catch (Exception e) {
+                        write = null;
+                    }
+                    state.put(pid, new HistoryChecker.Final(row.getLong("version"), row.getUuid("uid"), write));
+                }
+            }
+        }
+        return state;
+    }
+
+    private static CqlSession session(Cluster cluster) {
+        var builder = CqlSession.builder().withLocalDatacenter(cluster.stack.endpoints().cassandraDatacenter());
+        for (var point : cluster.stack.endpoints().cassandraContactPoints()) {
+            int colon = point.lastIndexOf(':');
+            builder.addContactPoint(new InetSocketAddress(point.substring(0, colon), Integer.parseInt(point.substring(colon + 1))));
+        }
+        return builder.build();
+    }
+
+    /**
+     * Waits (at most three minutes) until the index holds every profile at the version Cassandra has, and none that
+     * Cassandra does not; returns how many still differ then.
+     */
+    private static long awaitIndexEqualsCassandra(Cluster cluster, java.util.Set<UUID> pids,
+            Map<UUID, HistoryChecker.Final> state) {
+        try {
+            Awaitility.await("the index to equal Cassandra").atMost(CONVERGENCE_BOUND).pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions().until(() -> drift(cluster, pids, state) == 0);
+            return 0;
+        } catch (ConditionTimeoutException e) {
+            try {
+                return drift(cluster, pids, state);
+            } catch (Exception again) {
+                return pids.size();
+            }
+        }
+    }
+
+    /** Profiles whose indexed version differs from Cassandra's (in one and not the other counts). */
+    private static long drift(Cluster cluster, java.util.Set<UUID> pids, Map<UUID, HistoryChecker.Final> state)
+            throws Exception {
+        var es = URI.create(cluster.stack.endpoints().elasticsearchUrl());
+        long differ = 0;
+        var all = new ArrayList<>(pids);
+        for (int from = 0; from < all.size(); from += 500) {
+            var ids = Workload.JSON.createObjectNode();
+            var array = ids.putArray("ids");
+            all.subList(from, Math.min(all.size(), from + 500)).forEach(pid -> array.add(pid.toString()));
+            var reply = HTTP.send(HttpRequest.newBuilder(es.resolve("/profiles/_mget?_source_includes=version"))
+                    .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(ids.toString(), StandardCharsets.UTF_8)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (reply.statusCode() != 200) {
+                throw new IllegalStateException("Elasticsearch answered " + reply.statusCode());
+            }
+            for (JsonNode doc : Workload.JSON.readTree(reply.body()).path("docs")) {
+                var truth = state.get(UUID.fromString(doc.path("_id").asText()));
+                boolean found = doc.path("found").asBoolean(false);
+                if (found != (truth != null) || found && doc.path("_source").path("version").asLong(-1) != truth.version()) {
+                    differ++;
+                }
+            }
+        }
+        return differ;
+    }
+
+    static void say(String line) {
+        System.out.printf("%tT %s%n", System.currentTimeMillis(), line);
+        System.out.flush();
+    }
+
+    private FaultSuite() {
+    }
+}

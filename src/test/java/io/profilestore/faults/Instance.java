@@ -1,0 +1,124 @@
+package io.profilestore.faults;
+
+import io.profilestore.ProfileStoreApplication;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+
+/**
+ * One process of the service (an API instance or the indexer) as production runs it: a JVM of its own, configured
+ * by its environment, that the suite kills, freezes and starts again.
+ */
+final class Instance {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final String command;
+    private final Map<String, String> environment;
+    private final int port;
+    private final int adminPort;
+    private final Path log;
+    private Process process;
+
+    Instance(String name, String command, Map<String, String> environment, int port, int adminPort, Path log) {
+        this.name = name;
+        this.command = command;
+        this.environment = environment;
+        this.port = port;
+        this.adminPort = adminPort;
+        this.log = log;
+    }
+
+    String name() {
+        return name;
+    }
+
+    URI base() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    URI admin() {
+        return URI.create("http://127.0.0.1:" + adminPort);
+    }
+
+    synchronized void start() throws IOException {
+        var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        var line = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                ProfileStoreApplication.class.getName(), command, "profile-store.yml"));
+        var builder = new ProcessBuilder(line).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        builder.environment().put("PROFILE_STORE_PORT", Integer.toString(port));
+        builder.environment().put("PROFILE_STORE_ADMIN_PORT", Integer.toString(adminPort));
+        builder.environment().put("PROFILE_STORE_BIND_HOST", "127.0.0.1");
+        Files.createDirectories(log.getParent());
+        process = builder.start();
+        awaitHealthy(Duration.ofMinutes(2));
+    }
+
+    /** Waits until the health checks pass (every backing service answers), or fails saying so. */
+    void awaitHealthy(Duration within) {
+        Awaitility.await(name + " to be healthy").atMost(within).pollInterval(Duration.ofMillis(250))
+                .failFast(name + " exited; see " + log, () -> process == null || !process.isAlive())
+                .until(() -> healthy());
+    }
+
+    boolean healthy() {
+        try {
+            var reply = HTTP.send(HttpRequest.newBuilder(admin().resolve("/healthcheck")).timeout(Duration.ofSeconds(3))
+                    .GET().build(), HttpResponse.BodyHandlers.discarding());
+            return reply.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** A crash: kill -9, nothing gets to clean up. */
+    synchronized void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A pause (GC, a stalled VM): SIGSTOP, and SIGCONT to go on where it stopped. */
+    void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        var kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
+    /** Stops it the polite way (SIGTERM: Dropwizard stops gracefully). */
+    synchronized void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

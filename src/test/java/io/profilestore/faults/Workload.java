@@ -1,0 +1,415 @@
+package io.profilestore.faults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.profilestore.testing.TestAuth;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Many clients changing and reading a small set of profiles and users at once (so that they collide), through
+ * both API instances as a load balancer would send them, every request and answer recorded in the history.
+ */
+final class Workload {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PROBLEMS = "https://profile-store.dev/problems/";
+
+    /** What the clients know of a profile (a hint to aim requests; the checker trusts only the history). */
+    record Known(UUID uid, long version) {
+    }
+
+    /** A merge that was acknowledged, to be undone now and then. */
+    record Merge(UUID target, UUID source) {
+    }
+
+    private final List<Instance> apis;
+    private final long runStart;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ConcurrentLinkedQueue<Event> history = new ConcurrentLinkedQueue<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final ConcurrentHashMap<UUID, Known> profiles = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<UUID> users = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Merge> merges = new CopyOnWriteArrayList<>();
+
+    Workload(List<Instance> apis, long runStart) {
+        this.apis = apis;
+        this.runStart = runStart;
+    }
+
+    List<Event> history() {
+        return history.stream().sorted(java.util.Comparator.comparingLong(Event::id)).toList();
+    }
+
+    /** Every profile the history names (a create without an answer made one nobody knows of). */
+    java.util.Set<UUID> knownPids() {
+        var pids = new java.util.HashSet<UUID>();
+        history.forEach(e -> pids.addAll(e.pids()));
+        return pids;
+    }
+
+    /** A first set of users and profiles to work on, made before any fault. */
+    void seed(int users, int profilesPerUser) {
+        var client = new Client(-1, new SplittableRandom(1));
+        for (int u = 0; u < users; u++) {
+            UUID uid = null;
+            for (int p = 0; p < profilesPerUser; p++) {
+                uid = client.create(uid);
+            }
+        }
+    }
+
+    /** Runs the clients for at least {@code duration}, and on until {@code done} says so (the last fault healed). */
+    void run(int clients, long seed, Duration duration, java.util.function.BooleanSupplier done)
+            throws InterruptedException {
+        var pool = Executors.newFixedThreadPool(clients);
+        long deadline = System.nanoTime() + duration.toNanos();
+        for (int i = 0; i < clients; i++) {
+            var client = new Client(i, new SplittableRandom(seed * 1_000_003L + i));
+            pool.submit(() -> {
+                while (System.nanoTime() < deadline || !done.getAsBoolean()) {
+                    client.step();
+                }
+            });
+        }
+        pool.shutdown();
+        if (!pool.awaitTermination(duration.toSeconds() + 1800, TimeUnit.SECONDS)) {
+            pool.shutdownNow();
+            throw new IllegalStateException("the workload's clients did not end within 30 minutes of its end");
+        }
+    }
+
+    private final class Client {
+        private final int number;
+        private final SplittableRandom random;
+        private long writes;
+        private int turn;
+
+        Client(int number, SplittableRandom random) {
+            this.number = number;
+            this.random = random;
+        }
+
+        void step() {
+            if (profiles.isEmpty() || users.size() < 2) {
+                create(null);
+                return;
+            }
+            int dice = random.nextInt(100);
+            try {
+                if (dice < 10) {
+                    create(random.nextBoolean() ? null : anyUser());
+                } else if (dice < 35) {
+                    replace(anyProfile(), false);
+                } else if (dice < 50) {
+                    replace(anyProfile(), true);
+                } else if (dice < 58) {
+                    batchUpdate();
+                } else if (dice < 62) {
+                    erase(anyProfile());
+                } else if (dice < 70) {
+                    move(anyProfile(), anyUser());
+                } else if (dice < 75) {
+                    merge();
+                } else if (dice < 78) {
+                    unmerge();
+                } else {
+                    read(anyProfile());
+                }
+            } catch (RuntimeException e) {
+                // a client's own mistake must not end it; the history has what it sent
+            }
+        }
+
+        UUID anyProfile() {
+            var pids = new ArrayList<>(profiles.keySet());
+            return pids.get(random.nextInt(pids.size()));
+        }
+
+        UUID anyUser() {
+            return users.get(random.nextInt(users.size()));
+        }
+
+        String nextWrite() {
+            return "c" + number + "-" + (++writes);
+        }
+
+        ObjectNode data(String write) {
+            var data = JSON.createObjectNode();
+            data.put("w", write);
+            data.put("surname", "Faultova");
+            data.put("firstName", "Anna");
+            return data;
+        }
+
+        UUID create(UUID under) {
+            var write = nextWrite();
+            var body = JSON.createObjectNode();
+            if (under != null) {
+                body.put("uid", under.toString());
+            }
+            body.set("data", data(write));
+            var answer = send("POST", "/v1/profiles", "application/json", body.toString(), null);
+            UUID pid = null;
+            UUID uid = under;
+            if (answer.status == 201) {
+                pid = UUID.fromString(answer.json.path("pid").asText());
+                uid = UUID.fromString(answer.json.path("uid").asText());
+                profiles.put(pid, new Known(uid, 1));
+                if (under == null) {
+                    users.add(uid);
+                }
+            }
+            var writes = pid == null ? Map.<UUID, String>of() : Map.of(pid, write);
+            record("create", answer, pid == null ? List.of() : List.of(pid), under, null, null, writes,
+                    pid == null ? Map.of() : Map.of(pid, 1L), List.of());
+            return uid;
+        }
+
+        void replace(UUID pid, boolean patch) {
+            var known = profiles.get(pid);
+            if (known == null) {
+                return;
+            }
+            var write = nextWrite();
+            String body;
+            String type;
+            if (patch) {
+                var merge = JSON.createObjectNode();
+                merge.put("w", write);
+                merge.put("n", random.nextInt(1000));
+                body = merge.toString();
+                type = "application/merge-patch+json";
+            } else {
+                var replace = JSON.createObjectNode();
+                replace.set("data", data(write));
+                body = replace.toString();
+                type = "application/json";
+            }
+            var answer = send(patch ? "PATCH" : "PUT", "/v1/profiles/" + pid, type, body, known.version());
+            learn(pid, answer);
+            record(patch ? "patch" : "put", answer, List.of(pid), null, null, known.version(), Map.of(pid, write),
+                    answer.status == 200 ? Map.of(pid, answer.version) : Map.of(), List.of());
+        }
+
+        void batchUpdate() {
+            var chosen = new LinkedHashMap<UUID, Known>();
+            for (int i = 0; i < 2 + random.nextInt(2); i++) {
+                var pid = anyProfile();
+                var known = profiles.get(pid);
+                if (known != null) {
+                    chosen.put(pid, known);
+                }
+            }
+            var updates = JSON.createArrayNode();
+            var writes = new HashMap<UUID, String>();
+            chosen.forEach((pid, known) -> {
+                var write = nextWrite();
+                writes.put(pid, write);
+                var update = updates.addObject();
+                update.put("pid", pid.toString());
+                update.put("version", known.version());
+                update.set("data", data(write));
+            });
+            var body = JSON.createObjectNode();
+            body.set("updates", updates);
+            var answer = send("POST", "/v1/profiles:batchUpdate", "application/json", body.toString(), null);
+            var versions = new HashMap<UUID, Long>();
+            if (answer.status == 200) {
+                for (var updated : answer.json.path("updated")) {
+                    var pid = UUID.fromString(updated.path("pid").asText());
+                    versions.put(pid, updated.path("version").asLong());
+                    profiles.computeIfPresent(pid, (p, k) -> new Known(k.uid(), updated.path("version").asLong()));
+                }
+            } else if (answer.status == 412) {
+                answer.json.path("currentVersions").fields().forEachRemaining(v ->
+                        profiles.computeIfPresent(UUID.fromString(v.getKey()), (p, k) -> new Known(k.uid(), v.getValue().asLong())));
+            }
+            record("batchUpdate", answer, List.copyOf(chosen.keySet()), null, null, null, writes, versions, List.of());
+        }
+
+        void erase(UUID pid) {
+            var known = profiles.get(pid);
+            if (known == null) {
+                return;
+            }
+            var answer = send("DELETE", "/v1/profiles/" + pid, null, null, known.version());
+            if (answer.status == 204) {
+                profiles.remove(pid);
+            } else {
+                learn(pid, answer);
+            }
+            record("erase", answer, List.of(pid), null, null, known.version(), Map.of(), Map.of(), List.of());
+        }
+
+        void move(UUID pid, UUID target) {
+            var known = profiles.get(pid);
+            if (known == null) {
+                return;
+            }
+            var body = JSON.createObjectNode().put("uid", target.toString()).toString();
+            var answer = send("PUT", "/v1/profiles/" + pid + "/user", "application/json", body, known.version());
+            learn(pid, answer);
+            record("move", answer, List.of(pid), target, null, known.version(), Map.of(),
+                    answer.status == 200 ? Map.of(pid, answer.version) : Map.of(), List.of());
+        }
+
+        void merge() {
+            var target = anyUser();
+            var source = anyUser();
+            if (target.equals(source)) {
+                return;
+            }
+            var body = JSON.createObjectNode();
+            body.putArray("sources").add(source.toString());
+            var answer = send("POST", "/v1/users/" + target + "/merge", "application/json", body.toString(), null);
+            var moved = new ArrayList<UUID>();
+            if (answer.status == 200) {
+                answer.json.path("moved").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
+                merges.add(new Merge(target, source));
+                moved.forEach(pid -> profiles.computeIfPresent(pid, (p, k) -> new Known(target, k.version() + 1)));
+            }
+            record("merge", answer, List.of(), target, source, null, Map.of(), Map.of(), moved);
+        }
+
+        void unmerge() {
+            if (merges.isEmpty()) {
+                return;
+            }
+            var merge = merges.get(random.nextInt(merges.size()));
+            var body = JSON.createObjectNode().put("source", merge.source().toString()).toString();
+            var answer = send("POST", "/v1/users/" + merge.target() + "/unmerge", "application/json", body, null);
+            var moved = new ArrayList<UUID>();
+            if (answer.status == 200) {
+                merges.remove(merge);
+                answer.json.path("restored").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
+                moved.forEach(pid -> profiles.computeIfPresent(pid, (p, k) -> new Known(merge.source(), k.version() + 1)));
+            }
+            record("unmerge", answer, List.of(), merge.target(), merge.source(), null, Map.of(), Map.of(), moved);
+        }
+
+        void read(UUID pid) {
+            var answer = send("GET", "/v1/profiles/" + pid, null, null, null);
+            learn(pid, answer);
+            record("read", answer, List.of(pid), null, null, null, Map.of(),
+                    answer.status == 200 ? Map.of(pid, answer.version) : Map.of(), List.of());
+        }
+
+        /** What an answer says of a profile's version and user, for the next request to aim right. */
+        void learn(UUID pid, Answer answer) {
+            if (answer.status == 200) {
+                var uid = answer.json.path("uid").asText(null);
+                profiles.computeIfPresent(pid, (p, k) -> new Known(uid == null ? k.uid() : UUID.fromString(uid), answer.version));
+            } else if (answer.status == 412) {
+                var current = answer.json.path("currentVersions").path(pid.toString());
+                if (current.isNumber()) {
+                    profiles.computeIfPresent(pid, (p, k) -> new Known(k.uid(), current.asLong()));
+                }
+            } else if (answer.status == 404 && "profile-not-found".equals(answer.problem)) {
+                profiles.remove(pid);
+            }
+        }
+
+        /**
+         * Sends to the next instance in turn; one that refuses the connection (down, starting) is passed over for
+         * the other, as a load balancer does: the history records both attempts.
+         */
+        Answer send(String method, String path, String contentType, String body, Long ifMatch) {
+            var instance = apis.get(Math.floorMod(number + turn++, apis.size()));
+            var answer = sendTo(instance, method, path, contentType, body, ifMatch);
+            if (answer.notSent) {
+                failedAttempt(method, answer);
+                answer = sendTo(apis.get(Math.floorMod(number + turn++, apis.size())), method, path, contentType, body, ifMatch);
+            }
+            return answer;
+        }
+
+        /** A request that never left (the connection was refused): recorded as what it is, nothing happened. */
+        void failedAttempt(String method, Answer answer) {
+            history.add(new Event(ids.incrementAndGet(), number, "GET".equals(method) ? "read" : "refused", answer.instance,
+                    answer.start, answer.end, List.of(), null, null, null, 0, null, Event.FAILED, Map.of(), Map.of(), List.of()));
+        }
+
+        Answer sendTo(Instance instance, String method, String path, String contentType, String body, Long ifMatch) {
+            var request = HttpRequest.newBuilder(instance.base().resolve(path))
+                    .timeout(Duration.ofSeconds(15))
+                    .header("Authorization", "Bearer " + TestAuth.PLATFORM_AND_ADMIN)
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(body));
+            if (contentType != null) {
+                request.header("Content-Type", contentType);
+            }
+            if (ifMatch != null) {
+                request.header("If-Match", "\"" + ifMatch + "\"");
+            }
+            long start = System.nanoTime() - runStart;
+            try {
+                var reply = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                long end = System.nanoTime() - runStart;
+                JsonNode json = reply.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(reply.body());
+                long version = reply.headers().firstValue("ETag").map(e -> Long.parseLong(e.replace("\"", ""))).orElse(-1L);
+                String type = json.path("type").asText("");
+                return new Answer(instance.name(), start, end, reply.statusCode(),
+                        type.startsWith(PROBLEMS) ? type.substring(PROBLEMS.length()) : null, json.path("detail").asText(""),
+                        json, version, false);
+            } catch (java.net.ConnectException e) {
+                return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, "connection refused",
+                        JSON.createObjectNode(), -1, true);
+            } catch (IOException e) {
+                return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, e.getClass().getSimpleName(),
+                        JSON.createObjectNode(), -1, false);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, "interrupted",
+                        JSON.createObjectNode(), -1, false);
+            }
+        }
+
+        void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
+                Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved) {
+            history.add(new Event(ids.incrementAndGet(), number, op, answer.instance, answer.start, answer.end, pids, uid,
+                    source, ifMatch, answer.status, answer.problem, outcome(op, answer), writes, versions, moved));
+        }
+    }
+
+    /** An answer as the history needs it; {@code notSent}: the connection was refused, the request never left. */
+    private record Answer(String instance, long start, long end, int status, String problem, String detail,
+            JsonNode json, long version, boolean notSent) {
+    }
+
+    /**
+     * What an answer says happened: ok (2xx); failed when it says nothing was changed (a refusal, or an outage
+     * before anything was written); unknown when it may have happened (no answer, or an answer that says so).
+     */
+    static String outcome(String op, Answer answer) {
+        if (answer.status >= 200 && answer.status < 300) {
+            return Event.OK;
+        }
+        if (answer.notSent) {
+            return Event.FAILED;
+        }
+        if (answer.status == 0 || answer.status >= 500 && !answer.detail.contains("nothing was changed")
+                && !answer.detail.contains("was not applied")) {
+            return op.equals("read") ? Event.FAILED : Event.UNKNOWN;
+        }
+        return Event.FAILED;
+    }
+}
