@@ -44,7 +44,7 @@ public class ChangeRunner {
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
         var change = new Change(locks.acquire(entities));
         T result = null;
-        boolean released;
+        EntityLocks.Release released;
         boolean done = false;
         try {
             probe.locked(change.lease);
@@ -52,7 +52,7 @@ public class ChangeRunner {
             done = true;
         } finally {
             released = locks.release(change.lease);
-            recordSystemOutcome(change, done && (released || change.heldWhileWriting || !change.written));
+            recordSystemOutcome(change, done && !(change.written && lost(change, released)));
         }
         if (change.written && !change.heldWhileWriting) {
             // the write landed after its lease ran out, when the indexer may have stopped waiting for it and
@@ -60,13 +60,23 @@ public class ChangeRunner {
             if (!locks.recordAgain(change.records)) {
                 LOG.warn("a write that outlasted its lease could not be recorded again; reconcile repairs its index");
             }
-            if (!released) {
-                // another request may have taken the locks and written a newer version, which our write (with a
-                // smaller fence) loses to; we cannot say which one stands
-                throw new LeaseLostException("the locks ran out while Cassandra was written", true);
-            }
+        }
+        if (change.written && lost(change, released)) {
+            // another request may have taken the locks and written a newer version, which our write (with a
+            // smaller fence) loses to; we cannot say which one stands
+            throw new LeaseLostException("the locks were not ours any more when Cassandra had been written", true);
         }
         return result;
+    }
+
+    /**
+     * Whether another request may have written the same entities meanwhile: our locks were taken or their rows are
+     * gone (whatever our clock says of the lease: a failover loses rows), or, PostgreSQL silent, the write outlasted
+     * the lease.
+     */
+    private static boolean lost(Change change, EntityLocks.Release released) {
+        return released == EntityLocks.Release.NOT_OURS
+                || released == EntityLocks.Release.UNKNOWN && !change.heldWhileWriting;
     }
 
     /**

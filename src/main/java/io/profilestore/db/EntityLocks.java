@@ -291,18 +291,22 @@ public class EntityLocks {
         }
     }
 
+    /** What releasing found: every lock still ours; some not ours any more; or PostgreSQL could not say. */
+    public enum Release { RELEASED, NOT_OURS, UNKNOWN }
+
     /**
-     * Frees the locks that are still ours. Returns whether all of them were: false means some ran out and may
-     * have been taken by another request meanwhile. Never throws: a lock that cannot be freed now runs out.
+     * Frees the locks that are still ours. NOT_OURS: some ran out and were taken by another request, or their rows
+     * are gone (a failover lost them), and another request may have written meanwhile. Never throws: a lock that
+     * cannot be freed now (UNKNOWN) runs out.
      */
-    public boolean release(Lease held) {
+    public Release release(Lease held) {
         try (Connection connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(RELEASE)) {
             statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
             statement.setObject(2, held.holder());
-            return statement.executeUpdate() == held.entities().size();
+            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
         } catch (SQLException e) {
-            return false;
+            return Release.UNKNOWN;
         }
     }
 

@@ -36,9 +36,9 @@ class EntityLocksTest {
                 .satisfies(e -> assertThat(((EntitiesLockedException) e).entities()).containsExactly(b));
         // a and c were not left locked by the refused request
         var holdsAC = locks.acquire(List.of(a, c));
-        assertThat(locks.release(holdsAC)).isTrue();
-        assertThat(locks.release(holdsB)).isTrue();
-        assertThat(locks.release(locks.acquire(List.of(a, b, c)))).isTrue();
+        assertThat(locks.release(holdsAC)).isEqualTo(EntityLocks.Release.RELEASED);
+        assertThat(locks.release(holdsB)).isEqualTo(EntityLocks.Release.RELEASED);
+        assertThat(locks.release(locks.acquire(List.of(a, b, c)))).isEqualTo(EntityLocks.Release.RELEASED);
     }
 
     @Test
@@ -80,8 +80,9 @@ class EntityLocksTest {
         assertThat(second.fence()).isGreaterThan(first.fence());
         assertThatThrownBy(() -> shortLocks.recordChange(first, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, first.fence()))))
                 .isInstanceOf(LeaseLostException.class);
-        assertThat(shortLocks.release(first)).as("the first holder's lock is gone").isFalse();
-        assertThat(shortLocks.release(second)).isTrue();
+        assertThat(shortLocks.release(first)).as("the first holder's lock is gone")
+                .isEqualTo(EntityLocks.Release.NOT_OURS);
+        assertThat(shortLocks.release(second)).isEqualTo(EntityLocks.Release.RELEASED);
     }
 
     @Test
@@ -92,6 +93,6 @@ class EntityLocksTest {
         locks.recordChange(lease, List.of(OutboxRecord.profile(pid, 7, lease.fence())));
 
         assertThat(io.profilestore.testing.Stores.outboxVersions(pid)).containsExactly(7L);
-        assertThat(locks.release(lease)).isTrue();
+        assertThat(locks.release(lease)).isEqualTo(EntityLocks.Release.RELEASED);
     }
 }
