@@ -138,7 +138,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
             var documents = new Documents(json, settings.getMaxDocumentBytes());
-            var changes = new ChangeRunner(dao, locks, audit, writePathProbe());
+            var changes = new ChangeRunner(dao, locks, audit, settings.getUnknownOutcomeRechecks().stream()
+                    .map(io.dropwizard.util.Duration::toJavaDuration).toList(), writePathProbe());
             var profiles = new ProfileService(dao, changes, documents, settings.getMaxBatchSize(),
                     config.getUsers().getMaxProfilesPerUser());
             var journal = new UserOperations(backends.postgres());

@@ -45,7 +45,8 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
                     bootstrap.getMetricRegistry());
             var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
             var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration());
-            var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), WritePathProbe.NONE);
+            var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), java.util.List.of(),
+                    WritePathProbe.NONE);
             var users = new UserService(dao, changes, new UserOperations(backends.postgres()), config.getUsers());
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             boolean repair = !namespace.getBoolean("dryRun");

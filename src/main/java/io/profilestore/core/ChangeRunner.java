@@ -3,6 +3,7 @@ package io.profilestore.core;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.profilestore.audit.AuditContext;
 import io.profilestore.audit.AuditLog;
+import io.profilestore.db.CassandraUnavailableException;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.Journal;
 import io.profilestore.db.Lease;
@@ -27,12 +28,15 @@ public class ChangeRunner {
     private final ProfileDao dao;
     private final EntityLocks locks;
     private final AuditLog audit;
+    private final List<java.time.Duration> unknownOutcomeRechecks;
     private final WritePathProbe probe;
 
-    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, WritePathProbe probe) {
+    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
+            WritePathProbe probe) {
         this.dao = dao;
         this.locks = locks;
         this.audit = audit;
+        this.unknownOutcomeRechecks = List.copyOf(unknownOutcomeRechecks);
         this.probe = probe;
     }
 
@@ -145,7 +149,14 @@ public class ChangeRunner {
             });
             this.records = List.copyOf(records);
             probe.recorded(lease);
-            dao.apply(statements, lease.fence());
+            try {
+                dao.apply(statements, lease.fence());
+            } catch (CassandraUnavailableException e) {
+                if (e.maybeApplied() && !locks.recordAgainLater(records, unknownOutcomeRechecks)) {
+                    LOG.warn("an unconfirmed write could not be announced again for later; reconcile repairs its index");
+                }
+                throw e;
+            }
             written = true;
             heldWhileWriting = System.nanoTime() - renewed < locks.lease().toNanos();
             probe.written(lease);

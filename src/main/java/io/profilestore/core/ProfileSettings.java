@@ -6,6 +6,7 @@ import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Limits and timings of the profile write path. */
@@ -33,6 +34,13 @@ public class ProfileSettings {
     @Min(1)
     @Max(10)
     private int writeAttempts = 3;
+
+    /**
+     * When Cassandra never confirmed a write, it may still land later (a batchlog replay, hints, a read repair):
+     * the change is announced to the indexer again after each of these, so that the index follows if it did.
+     */
+    @NotNull
+    private List<Duration> unknownOutcomeRechecks = List.of(Duration.minutes(1), Duration.minutes(15));
 
     @JsonProperty
     public Duration getLockLease() {
@@ -72,5 +80,15 @@ public class ProfileSettings {
     @JsonProperty
     public void setWriteAttempts(int writeAttempts) {
         this.writeAttempts = writeAttempts;
+    }
+
+    @JsonProperty
+    public List<Duration> getUnknownOutcomeRechecks() {
+        return unknownOutcomeRechecks;
+    }
+
+    @JsonProperty
+    public void setUnknownOutcomeRechecks(List<Duration> unknownOutcomeRechecks) {
+        this.unknownOutcomeRechecks = unknownOutcomeRechecks;
     }
 }

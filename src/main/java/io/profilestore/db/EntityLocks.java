@@ -49,10 +49,14 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
             """;
 
-    /** The change's record for the indexer, with its writer's lease as just renewed (same clock, same moment). */
+    /**
+     * The change's record for the indexer, with its writer's lease as just renewed (same clock, same moment), and
+     * the moment before which the relay leaves it (null: at once).
+     */
     private static final String RECORD = """
-            INSERT INTO outbox (entity_type, entity_id, version, fence, erased, lease_until)
-            VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?))
+            INSERT INTO outbox (entity_type, entity_id, version, fence, erased, lease_until, not_before)
+            VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?),
+                    clock_timestamp() + make_interval(secs => ?))
             """;
 
     private static final String RAISE_FENCE = """
@@ -239,18 +243,7 @@ public class EntityLocks {
                         throw new LeaseLostException("the locks ran out before the change was recorded", false);
                     }
                 }
-                try (var record = connection.prepareStatement(RECORD)) {
-                    for (var change : records) {
-                        record.setString(1, change.entityType());
-                        record.setObject(2, change.entityId());
-                        record.setLong(3, change.version());
-                        record.setLong(4, change.fence());
-                        record.setBoolean(5, change.erased());
-                        record.setDouble(6, seconds(lease));
-                        record.addBatch();
-                    }
-                    record.executeBatch();
-                }
+                insertRecords(connection, records, lease, null);
                 journal.write(connection);
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
@@ -273,21 +266,44 @@ public class EntityLocks {
      * only make the indexer read Cassandra again); returns whether PostgreSQL took them.
      */
     public boolean recordAgain(List<OutboxRecord> records) {
-        try (Connection connection = dataSource.getConnection();
-                var record = connection.prepareStatement(RECORD)) {
+        try (Connection connection = dataSource.getConnection()) {
+            // the lease is over already: the indexer takes what Cassandra holds
+            insertRecords(connection, records, Duration.ZERO, null);
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Records changes once more after each delay, for a write Cassandra did not confirm: it may land later, when
+     * no record of it is left for the indexer. Outside any lock; returns whether PostgreSQL took them.
+     */
+    public boolean recordAgainLater(List<OutboxRecord> records, List<Duration> delays) {
+        try (Connection connection = dataSource.getConnection()) {
+            for (var delay : delays) {
+                insertRecords(connection, records, delay, delay);
+            }
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static void insertRecords(Connection connection, List<OutboxRecord> records, Duration leaseLeft,
+            Duration notBefore) throws SQLException {
+        try (var record = connection.prepareStatement(RECORD)) {
             for (var change : records) {
                 record.setString(1, change.entityType());
                 record.setObject(2, change.entityId());
                 record.setLong(3, change.version());
                 record.setLong(4, change.fence());
                 record.setBoolean(5, change.erased());
-                record.setDouble(6, 0); // the lease is over already: the indexer takes what Cassandra holds
+                record.setDouble(6, seconds(leaseLeft));
+                record.setObject(7, notBefore == null ? null : seconds(notBefore), java.sql.Types.DOUBLE);
                 record.addBatch();
             }
             record.executeBatch();
-            return true;
-        } catch (SQLException e) {
-            return false;
         }
     }
 

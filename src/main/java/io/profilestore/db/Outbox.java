@@ -29,10 +29,14 @@ public class Outbox {
 
     private static final String TAKE = """
             SELECT id, entity_type, entity_id, version, fence, recorded_at, erased, lease_until FROM outbox
-             WHERE published_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
+             WHERE published_at IS NULL AND (not_before IS NULL OR not_before <= clock_timestamp())
+             ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
             """;
     private static final String MARK = "UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY(?)";
-    private static final String BACKLOG = "SELECT count(*), min(recorded_at) FROM outbox WHERE published_at IS NULL";
+    private static final String BACKLOG = """
+            SELECT count(*), min(recorded_at) FROM outbox
+             WHERE published_at IS NULL AND (not_before IS NULL OR not_before <= clock_timestamp())
+            """;
     private static final String PURGE = """
             DELETE FROM outbox WHERE id IN (SELECT id FROM outbox
              WHERE published_at < clock_timestamp() - make_interval(secs => ?) LIMIT 10000)

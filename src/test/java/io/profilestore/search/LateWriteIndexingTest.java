@@ -9,6 +9,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PausingProbe;
 import io.profilestore.testing.PausingProbe.Step;
@@ -40,7 +41,9 @@ class LateWriteIndexingTest {
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProbedApplication.class, TestStack.configPath(), TestStack.configOverrides(
                     ConfigOverride.config("indexer.inProcess", "true"),
-                    ConfigOverride.config("profiles.lockLease", LEASE.toSeconds() + "s")));
+                    ConfigOverride.config("profiles.lockLease", LEASE.toSeconds() + "s"),
+                    ConfigOverride.config("profiles.writeAttempts", "2"),
+                    ConfigOverride.config("profiles.unknownOutcomeRechecks", "4s")));
 
     Api api;
     String phone;
@@ -121,6 +124,32 @@ class LateWriteIndexingTest {
                 .isEqualTo(200);
         assertThat(api.get(pid).version()).isEqualTo(2);
         SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
+    }
+
+    @Test
+    void aWriteWhoseOutcomeIsUnknownIsAnnouncedAgainLaterAndIndexedIfItLanded() throws Exception {
+        var pid = created("Орлова");
+        var pause = PROBE.pauseNext(pid, Step.RECORDED);
+
+        var put = CompletableFuture.supplyAsync(() -> api.put(pid, etag(1), document("Соколова")));
+        pause.awaitReached(Duration.ofSeconds(10));
+        Api.Reply reply;
+        // Cassandra hangs while the write is sent: it is not confirmed, and lands once Cassandra goes on
+        TestStack.stack().pause(Service.CASSANDRA);
+        try {
+            pause.resume();
+            reply = put.get(60, TimeUnit.SECONDS);
+        } finally {
+            TestStack.stack().resume(Service.CASSANDRA);
+        }
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.json().path("detail").asText()).contains("may or may not have been applied");
+        assertThat(Stores.outboxVersions(pid)).as("the change is announced again for later").hasSizeGreaterThan(2);
+
+        await("the write to land").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> api.get(pid).status() == 200);
+        assertThat(api.get(pid).version()).as("the unconfirmed write did land").isEqualTo(2);
+        SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN.plusSeconds(15));
     }
 
     private UUID created(String surname) {
