@@ -74,6 +74,8 @@ public class Indexer implements Managed {
     /** Changes whose Cassandra write is awaited (see {@link IndexDecision}); the worker thread's alone. */
     private final Map<UUID, Pending> waiting = new LinkedHashMap<>();
     private final AtomicLong waitingCount = new AtomicLong();
+    /** The pause before an unexpectedly failed batch goes back to the queue; the worker thread's alone. */
+    private long unexpectedBackoff = 500;
     private volatile Channel channel;
     private Thread worker;
     private ScheduledExecutorService gauges;
@@ -184,15 +186,23 @@ public class Indexer implements Managed {
                 takeDueWaiting(batch);
                 if (!batch.isEmpty()) {
                     process(batch);
+                    unexpectedBackoff = 500;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 // a bug or a client failure nobody foresaw: the messages go back to the queue (each redelivery
-                // counts towards the dead-letter limit), and the health check says that indexing fails
+                // counts towards the dead-letter limit), after a pause that grows while it lasts, so that a failure
+                // that persists does not use up their deliveries in moments; the health check says indexing fails
                 LOG.error("indexer batch failed unexpectedly; its messages return to the queue", e);
                 failing(e);
+                try {
+                    stopped.await(unexpectedBackoff, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                unexpectedBackoff = Math.min(30_000, unexpectedBackoff * 2);
                 batch.values().forEach(p -> requeue(p.deliveries));
             }
         }
@@ -283,9 +293,10 @@ public class Indexer implements Managed {
         long backoff = 100;
         while (true) {
             try {
+                // taken before the read: a slow read must not eat into the writer's lease tolerance
+                var now = Instant.now();
                 var current = documents.current(batch.keySet());
                 var targets = index.writeTargets();
-                var now = Instant.now();
                 var rejected = new HashMap<UUID, String>(current.unreadable());
                 var waitingFor = new HashSet<UUID>();
                 var writes = new ArrayList<SearchIndex.Write>();
@@ -295,14 +306,14 @@ public class Indexer implements Managed {
                     }
                     var decision = IndexDecision.of(pending.newest, current.documents().get(pid), now,
                             settings.getLeaseClockTolerance().toJavaDuration());
+                    if (decision instanceof IndexDecision.Wait) {
+                        waitingFor.add(pid);
+                        return;
+                    }
                     for (String target : targets) {
-                        if (decision instanceof IndexDecision.Put put) {
-                            writes.add(new SearchIndex.Put(target, pid, put.document().document(), put.document().written()));
-                        } else if (decision instanceof IndexDecision.Remove remove) {
-                            writes.add(new SearchIndex.Remove(target, pid, remove.version()));
-                        } else {
-                            waitingFor.add(pid);
-                        }
+                        writes.add(decision instanceof IndexDecision.Put put
+                                ? new SearchIndex.Put(target, pid, put.document().document(), put.document().written())
+                                : new SearchIndex.Remove(target, pid, ((IndexDecision.Remove) decision).version()));
                     }
                 });
                 List<SearchIndex.Result> results = List.of();

@@ -39,9 +39,11 @@ class IndexerFailureTest {
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
 
-    /** Fails the next reads of Cassandra with an exception no catch expects. */
+    /** Fails the next reads of Cassandra (or all reads for a while) with an exception no catch expects. */
     static final class FailingDocuments extends ProfileDocuments {
         final AtomicInteger failures = new AtomicInteger();
+        final AtomicInteger calls = new AtomicInteger();
+        volatile long failUntilNanos = System.nanoTime();
 
         FailingDocuments(IndexCommands.Parts parts) {
             super(parts.profiles(), NameNormalizer.standard(), Api.JSON);
@@ -49,7 +51,8 @@ class IndexerFailureTest {
 
         @Override
         public Current current(Collection<UUID> pids) {
-            if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            calls.incrementAndGet();
+            if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0 || System.nanoTime() - failUntilNanos < 0) {
                 throw new IllegalStateException("a failure nobody foresaw");
             }
             return super.current(pids);
@@ -87,6 +90,18 @@ class IndexerFailureTest {
         assertThat(documents.failures).as("every planned failure happened").hasValue(0);
         await("the indexer to report that it works again").atMost(Duration.ofSeconds(10))
                 .until(() -> indexer.failure(Duration.ZERO) == null);
+    }
+
+    @Test
+    void aFailureThatLastsSecondsDoesNotUseUpTheMessagesDeliveriesAndTheChangeIsIndexedAfter() throws Exception {
+        // the queue dead-letters a message after 20 deliveries: requeued at once, a failure of three seconds
+        // would use them all up in moments, and the change would never reach the index
+        documents.failUntilNanos = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+
+        var pid = api.create("{\"surname\": \"Орлова\"}").pid();
+
+        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN.plusSeconds(30));
+        assertThat(documents.calls.get()).as("the indexer paused between attempts").isLessThan(20);
     }
 
     @Test
