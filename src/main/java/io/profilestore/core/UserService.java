@@ -181,15 +181,19 @@ public class UserService {
                 dao.pidsOfUser(source).forEach(pid -> moving.put(pid, source));
             }
             journaled.forEach((from, pids) -> pids.forEach(pid -> moving.putIfAbsent(pid, from)));
-            // the limits hold for a resumed merge too: its users may hold more now than when it was recorded, and
-            // one that would break them is abandoned (the interrupted batch did not land, or we would not be here)
-            int holds = dao.pidsOfUser(target).size();
-            if (holds + moving.size() > settings.getMaxProfilesPerUser()) {
-                throw new UserFullException(target, holds + moving.size(), settings.getMaxProfilesPerUser());
-            }
             change.lockMore(moving.keySet().stream().map(EntityLocks::profile).toList());
 
             var rows = dao.findAll(moving.keySet());
+            // the limits hold for a resumed merge too: its users may hold more now than when it was recorded, and
+            // one that would break them is abandoned (its batch did not land, or we would not be here). What counts
+            // is what still moves: a journaled profile erased or moved away since stays where it is.
+            int holds = dao.pidsOfUser(target).size();
+            long stillMoving = moving.entrySet().stream()
+                    .filter(e -> rows.get(e.getKey()) != null && e.getValue().equals(rows.get(e.getKey()).uid()))
+                    .count();
+            if (holds + stillMoving > settings.getMaxProfilesPerUser()) {
+                throw new UserFullException(target, (int) (holds + stillMoving), settings.getMaxProfilesPerUser());
+            }
             change.fenceAbove(newestWrite(rows.values(), users.values()));
             var lease = change.lease();
             var statements = new ArrayList<BoundStatement>();

@@ -26,7 +26,7 @@ class ResumedMergeLimitsTest {
 
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(
-                    ConfigOverride.config("users.recoveryDelay", "6s"),
+                    ConfigOverride.config("users.recoveryDelay", "10s"),
                     ConfigOverride.config("users.maxProfilesPerUser", "4")));
 
     @Test
@@ -37,7 +37,7 @@ class ResumedMergeLimitsTest {
 
         UserRacesTest.killDuringMerge(target, source, "recorded");
         // before the recovery takes it: the source gains a profile, and the merge would now give the target five
-        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(5))
+        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(8))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> api.createFor(source, "{\"surname\": \"Орлова\"}").status() == 201);
         assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
@@ -49,6 +49,28 @@ class ResumedMergeLimitsTest {
         assertThat(Stores.pidsOfUser(source)).hasSize(3);
         assertThat(api.user(source).json().path("uid").asText()).as("the source is its own user still")
                 .isEqualTo(source.toString());
+    }
+
+    @Test
+    void aResumedMergeCountsOnlyWhatItStillMoves() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 2);
+        var source = userWith(api, 2);
+        var erased = Stores.pidsOfUser(source).get(0);
+
+        UserRacesTest.killDuringMerge(target, source, "recorded");
+        // before the recovery: the source gains a profile and loses one the merge had journaled; it still moves two
+        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(8))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> api.createFor(source, "{\"surname\": \"Орлова\"}").status() == 201);
+        assertThat(api.delete(erased, Api.etag(1)).status()).isEqualTo(204);
+        assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
+
+        await("the recovery to finish the interrupted merge").atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(200)).until(() -> !Stores.operationStates(target).contains("pending"));
+        assertThat(Stores.operationStates(target)).as("four profiles: within the limit").containsExactly("applied");
+        assertThat(Stores.pidsOfUser(target)).hasSize(4);
+        assertThat(Stores.pidsOfUser(source)).isEmpty();
     }
 
     private static UUID userWith(Api api, int profiles) {
