@@ -127,6 +127,7 @@ public class CassandraFactory {
                 .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "SERIAL")
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, timeout)
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, timeout)
+                .withClass(DefaultDriverOption.RETRY_POLICY_CLASS, WriteTimeoutsRethrownPolicy.class)
                 // statements say themselves whether they may be retried
                 .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, false)
                 .withStringList(DefaultDriverOption.METRICS_SESSION_ENABLED,

@@ -160,6 +160,9 @@ public class UserService {
         var userLocks = new ArrayList<String>(List.of(EntityLocks.user(target)));
         merge.sources().forEach(source -> userLocks.add(EntityLocks.user(source)));
         return changes.underLock(userLocks, change -> {
+            if (resume && !journal.isPending(merge.opId())) {
+                return new UserResults.Merged(merge.opId(), target, journaled); // finished meanwhile, by its request
+            }
             var users = dao.findUsers(withTarget(target, merge.sources()));
             if (resume && merge.sources().stream().allMatch(s -> users.get(s) != null && target.equals(users.get(s).masterUid()))) {
                 // the interrupted run's batch landed: every source points to the target, and the same logged
@@ -239,6 +242,9 @@ public class UserService {
         var userLocks = new ArrayList<String>(List.of(EntityLocks.user(target)));
         unmerge.sources().forEach(source -> userLocks.add(EntityLocks.user(source)));
         return changes.underLock(userLocks, change -> {
+            if (resume && !journal.isPending(unmerge.opId())) {
+                return new UserResults.Unmerged(unmerge.mergeId(), target, Map.of(), List.of()); // finished meanwhile
+            }
             var users = dao.findUsers(withTarget(target, unmerge.sources()));
             var targetUser = users.get(target) == null ? missing(target) : users.get(target);
             for (UUID source : unmerge.sources()) {
@@ -306,17 +312,20 @@ public class UserService {
             }
             throw e; // not recorded: nothing was changed
         } catch (CassandraUnavailableException e) {
-            if (resume || !e.maybeApplied() && abandoned(operation)) {
+            if (resume || !e.maybeApplied() && abandoned(operation, change)) {
                 throw e;
             }
             throw new OperationPendingException(operation.opId(), operation.kind(), operation.target(), e);
         }
     }
 
-    /** Abandons an operation whose write surely did not happen; false if that cannot be made sure now. */
-    private boolean abandoned(Operation operation) {
+    /**
+     * Abandons an operation whose write surely did not happen, while its locks are still ours (no recovery can be
+     * resuming it then); false if that cannot be made sure now.
+     */
+    private boolean abandoned(Operation operation, ChangeRunner.Change change) {
         try {
-            return journal.finish(operation.opId(), false);
+            return journal.abandonWhileHolding(operation.opId(), change.lease());
         } catch (RuntimeException e) {
             return false;
         }

@@ -90,6 +90,49 @@ public class UserOperations {
     }
 
     /**
+     * Abandons a pending operation whose write surely did not happen, but only while its caller still holds every
+     * lock of its lease: then no recovery can be resuming it at the same moment. Returns whether it did.
+     */
+    public boolean abandonWhileHolding(UUID opId, Lease held) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("""
+                        WITH held AS (
+                            SELECT count(*) AS locks FROM entity_lock
+                             WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp())
+                        UPDATE user_operation SET state = 'abandoned', finished_at = now()
+                         WHERE op_id = ? AND state = 'pending' AND (SELECT locks FROM held) = ?
+                        """)) {
+            statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(2, held.holder());
+            statement.setObject(3, opId);
+            statement.setInt(4, held.entities().size());
+            boolean abandoned = statement.executeUpdate() == 1;
+            if (abandoned) {
+                try (var undo = connection.prepareStatement("DELETE FROM merge_undo WHERE unmerge_id = ?")) {
+                    undo.setObject(1, opId);
+                    undo.executeUpdate();
+                }
+            }
+            return abandoned;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not abandon a user operation in PostgreSQL", e);
+        }
+    }
+
+    /** Whether the operation is still pending (a resume, under its locks, looks again). */
+    public boolean isPending(UUID opId) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("SELECT state = 'pending' FROM user_operation WHERE op_id = ?")) {
+            statement.setObject(1, opId);
+            try (var rows = statement.executeQuery()) {
+                return rows.next() && rows.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read a user operation in PostgreSQL", e);
+        }
+    }
+
+    /**
      * Marks a pending operation done: applied (Cassandra confirmed it) or abandoned (it could not be completed).
      * Returns whether it was pending: false when another instance (the recovery) finished it first.
      */
