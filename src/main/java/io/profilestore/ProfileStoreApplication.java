@@ -146,9 +146,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var users = new UserService(dao, changes, journal, config.getUsers());
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
                     config.getUsers().getRecoveryDelay().toJavaDuration(), java.time.Duration.ofSeconds(1)));
-            var tableCheck = new TableCheck(dao, changes, users, config.getUsers().getMaxChainDepth());
-            environment.admin().addTask(new TableCheckTask(tableCheck));
-            environment.lifecycle().manage(new TableCheckSchedule(tableCheck, new ExclusiveRun(backends.postgres()),
+            var tableCheck = new TableCheck(dao, changes, users);
+            var oneAtATime = new ExclusiveRun(backends.postgres());
+            environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));
+            environment.lifecycle().manage(new TableCheckSchedule(tableCheck, oneAtATime,
                     config.getUsers().getCheckTablesEvery().toJavaDuration()));
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));

@@ -10,6 +10,7 @@ import io.profilestore.core.TableCheck;
 import io.profilestore.core.UserService;
 import io.profilestore.core.WritePathProbe;
 import io.profilestore.db.EntityLocks;
+import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.IdempotentWriter;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.UserOperations;
@@ -50,7 +51,13 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
             var users = new UserService(dao, changes, new UserOperations(backends.postgres()), config.getUsers());
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             boolean repair = !namespace.getBoolean("dryRun");
-            var report = new TableCheck(dao, changes, users, config.getUsers().getMaxChainDepth()).run(repair, out);
+            var check = new TableCheck(dao, changes, users);
+            var reports = new java.util.ArrayList<TableCheck.Report>();
+            if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, out)))) {
+                out.println("check-tables runs on another instance right now; run it again once that one is done");
+                System.exit(1);
+            }
+            var report = reports.get(0);
             unrepaired = report.violations() - report.missingLinks().repaired() - report.strayLinks().repaired()
                     - report.missingUsers().repaired() - report.ofMergedUsers().repaired();
         }

@@ -7,7 +7,6 @@ import io.profilestore.db.ProfileDao.Link;
 import io.profilestore.db.ProfileRow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,6 +24,8 @@ import org.slf4j.LoggerFactory;
 public class TableCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableCheck.class);
+    /** The name it runs under, one instance at a time ({@link io.profilestore.db.ExclusiveRun}). */
+    public static final String JOB = "check-tables";
     private static final int SLICES = 64;
     private static final int PAGE = 500;
 
@@ -44,13 +45,11 @@ public class TableCheck {
     private final ProfileDao dao;
     private final ChangeRunner changes;
     private final UserService users;
-    private final int maxChainDepth;
 
-    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, int maxChainDepth) {
+    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users) {
         this.dao = dao;
         this.changes = changes;
         this.users = users;
-        this.maxChainDepth = maxChainDepth;
     }
 
     /** Checks both tables; repairs what disagrees unless {@code repair} is false; says what it found. */
@@ -219,20 +218,10 @@ public class TableCheck {
 
     /** A profile left under a merged user moves to its master, as the merge would have moved it. */
     private boolean moveToMaster(ProfileRow row) {
-        UUID master = row.uid();
-        var seen = new HashSet<UUID>();
-        for (int depth = 0; depth <= maxChainDepth; depth++) {
-            var user = dao.findUser(master).orElse(null);
-            if (user == null || !seen.add(master)) {
-                return false;
-            }
-            if (user.masterUid() == null) {
-                users.move(row.pid(), row.version(), master);
-                LOG.info("check-tables: profile {} of merged user {} moved to its master {}", row.pid(), row.uid(), master);
-                return true;
-            }
-            master = user.masterUid();
+        boolean moved = users.moveToMasterIfMerged(row.pid());
+        if (moved) {
+            LOG.info("check-tables: profile {} of merged user {} moved to its master", row.pid(), row.uid());
         }
-        return false;
+        return moved;
     }
 }

@@ -40,7 +40,9 @@ public class TableCheckSchedule implements Managed {
             thread.setDaemon(true);
             return thread;
         });
-        scheduler.scheduleWithFixedDelay(this::runOnce, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        // the first run soon after start (instances may restart more often than the interval), then on the interval
+        long first = Math.min(every.toMillis(), Duration.ofMinutes(10).toMillis());
+        scheduler.scheduleWithFixedDelay(this::runOnce, first, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -54,7 +56,7 @@ public class TableCheckSchedule implements Managed {
     void runOnce() {
         try {
             var text = new StringWriter();
-            boolean ran = exclusive.ifFree("check-tables", () -> {
+            boolean ran = exclusive.ifFree(TableCheck.JOB, () -> {
                 var report = check.run(true, new PrintWriter(text));
                 if (report.violations() > 0) {
                     LOG.warn("the table check found disagreements:\n{}", text);

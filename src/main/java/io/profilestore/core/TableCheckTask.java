@@ -1,6 +1,7 @@
 package io.profilestore.core;
 
 import io.dropwizard.servlets.tasks.Task;
+import io.profilestore.db.ExclusiveRun;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -12,15 +13,19 @@ import java.util.Map;
 public class TableCheckTask extends Task {
 
     private final TableCheck check;
+    private final ExclusiveRun oneAtATime;
 
-    public TableCheckTask(TableCheck check) {
-        super("check-tables");
+    public TableCheckTask(TableCheck check, ExclusiveRun oneAtATime) {
+        super(TableCheck.JOB);
         this.check = check;
+        this.oneAtATime = oneAtATime;
     }
 
     @Override
     public void execute(Map<String, List<String>> parameters, PrintWriter output) {
         boolean dryRun = parameters.getOrDefault("dryRun", List.of("false")).contains("true");
-        check.run(!dryRun, output);
+        if (!oneAtATime.ifFree(TableCheck.JOB, () -> check.run(!dryRun, output))) {
+            output.println("check-tables runs on another instance right now; run it again once that one is done");
+        }
     }
 }

@@ -108,6 +108,58 @@ public class UserService {
         });
     }
 
+    /**
+     * Moves a profile left under a merged user (a late write can leave one there) to that user's master, as the
+     * merge would have: everything is looked at again under the locks of the profile, its user and the master.
+     * Returns false when there is nothing to do (any more).
+     */
+    public boolean moveToMasterIfMerged(UUID pid) {
+        var before = dao.find(pid).orElse(null);
+        if (before == null) {
+            return false;
+        }
+        UUID owner = before.uid();
+        UUID master = masterOf(owner);
+        if (master == null) {
+            return false;
+        }
+        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner), EntityLocks.user(master)),
+                change -> {
+                    var current = dao.find(pid).orElse(null);
+                    if (current == null || !owner.equals(current.uid()) || !master.equals(masterOf(owner))) {
+                        return false;
+                    }
+                    var users = dao.findUsers(List.of(owner, master));
+                    int holds = dao.pidsOfUser(master).size();
+                    if (holds + 1 > settings.getMaxProfilesPerUser()) {
+                        throw new UserFullException(master, holds + 1, settings.getMaxProfilesPerUser());
+                    }
+                    change.fenceAbove(newestWrite(List.of(current), users.values()));
+                    var lease = change.lease();
+                    var next = new ProfileRow(pid, master, current.version() + 1, current.data(), current.createdAt(),
+                            lease.timestamp(), lease.fence());
+                    change.commit(List.of(OutboxRecord.profile(pid, next.version(), lease.fence())),
+                            List.of(dao.putProfile(next), dao.unlinkProfile(owner, pid), dao.linkProfile(master, pid)));
+                    return true;
+                });
+    }
+
+    /** The end of a merged user's chain of masters, or null when the user is not merged (or the chain is broken). */
+    private UUID masterOf(UUID uid) {
+        UUID current = uid;
+        for (int depth = 0; depth <= settings.getMaxChainDepth(); depth++) {
+            var user = dao.findUser(current).orElse(null);
+            if (user == null) {
+                return null;
+            }
+            if (user.masterUid() == null) {
+                return current.equals(uid) ? null : current;
+            }
+            current = user.masterUid();
+        }
+        return null;
+    }
+
     /** Merges the sources into the target: every profile of a source moves, each source points to the target. */
     public UserResults.Merged merge(UUID target, List<UUID> sources) {
         if (sources == null || sources.isEmpty()) {
