@@ -233,6 +233,15 @@ public final class LocalStack implements Stack {
         return (CassandraCluster) services.get(Service.CASSANDRA);
     }
 
+    /** The stack's PostgreSQL, for a standby of it. */
+    PostgresServer postgres() {
+        return (PostgresServer) services.get(Service.POSTGRES);
+    }
+
+    StackSettings settings() {
+        return settings;
+    }
+
     /** Kills Cassandra node n (from 1) without warning, as a crash would. */
     public void killCassandraNode(int node) {
         cassandra().killNode(node);

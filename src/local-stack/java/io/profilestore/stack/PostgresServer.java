@@ -122,12 +122,16 @@ final class PostgresServer implements LocalService {
         return "jdbc:postgresql://127.0.0.1:" + settings.postgresPort() + "/" + DATABASE;
     }
 
+    int port() {
+        return settings.postgresPort();
+    }
+
     private String adminUrl() {
         return "jdbc:postgresql://127.0.0.1:" + settings.postgresPort() + "/postgres?connectTimeout=2";
     }
 
     /** PostgreSQL 15 preferred; PROFILE_STORE_PG_BIN names another installation. */
-    private Path binaries() {
+    Path binaries() {
         String explicit = settings.lookup().apply("PROFILE_STORE_PG_BIN");
         if (explicit != null && !explicit.isBlank()) {
             return Path.of(explicit);

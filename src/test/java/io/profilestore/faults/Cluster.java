@@ -2,6 +2,7 @@ package io.profilestore.faults;
 
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.stack.LocalStack;
+import io.profilestore.stack.PostgresStandby;
 import io.profilestore.stack.StackSettings;
 import io.profilestore.testing.TestAuth;
 import java.io.IOException;
@@ -26,13 +27,17 @@ final class Cluster implements AutoCloseable {
 
     final Path dir;
     final LocalStack stack;
+    /** PostgreSQL's synchronous standby, when the run fails PostgreSQL over; else null. */
+    final PostgresStandby standby;
     final List<Instance> apis = new ArrayList<>();
     final Instance indexer;
     private final Map<String, String> environment;
 
-    private Cluster(Path dir, LocalStack stack, Map<String, String> environment, Path logs) throws IOException {
+    private Cluster(Path dir, LocalStack stack, PostgresStandby standby, Map<String, String> environment, Path logs)
+            throws IOException {
         this.dir = dir;
         this.stack = stack;
+        this.standby = standby;
         this.environment = environment;
         for (int i = 1; i <= 2; i++) {
             apis.add(new Instance("api-" + i, "server", environment, freePort(), freePort(), logs.resolve("api-" + i + ".log")));
@@ -40,7 +45,12 @@ final class Cluster implements AutoCloseable {
         this.indexer = new Instance("indexer", "indexer", environment, freePort(), freePort(), logs.resolve("indexer.log"));
     }
 
-    static Cluster start(Path logs) throws Exception {
+    /** The PostgreSQL the processes use: the primary alone, or both (primary and standby) when failing over. */
+    String postgresUrl() {
+        return environment.get("POSTGRES_URL");
+    }
+
+    static Cluster start(Path logs, boolean withStandby) throws Exception {
         Files.createDirectories(logs);
         var dir = Files.createTempDirectory(Path.of("/var/tmp"), "profile-store-faults-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
@@ -63,19 +73,34 @@ final class Cluster implements AutoCloseable {
         // JDKs, packages and the like as this machine has them; everything the stack is made of, its own
         var settings = StackSettings.from(name -> own.containsKey(name) ? own.get(name) : System.getenv(name));
         var stack = LocalStack.start(settings, LocalStack.Service.all());
+        PostgresStandby standby = null;
         try {
             var environment = new HashMap<>(stack.endpoints().environment());
+            if (withStandby) {
+                standby = PostgresStandby.start(stack, freePort());
+                environment.put("POSTGRES_URL", standby.failoverJdbcUrl());
+            }
             environment.put("CASSANDRA_REPLICATION_FACTOR", "3");
             environment.put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
             environment.put("LOG_LEVEL", "WARN");
-            var cluster = new Cluster(dir, stack, environment, logs);
-            cluster.migrate(logs.resolve("migrate.log"));
-            for (var api : cluster.apis) {
-                api.start();
+            var cluster = new Cluster(dir, stack, standby, environment, logs);
+            try {
+                cluster.migrate(logs.resolve("migrate.log"));
+                for (var api : cluster.apis) {
+                    api.start();
+                }
+                cluster.indexer.start();
+            } catch (Exception e) {
+                for (var instance : cluster.all()) {
+                    instance.stop();
+                }
+                throw e;
             }
-            cluster.indexer.start();
             return cluster;
         } catch (Exception e) {
+            if (standby != null) {
+                standby.close();
+            }
             stack.leave();
             new ProcessBuilder("rm", "-rf", dir.toString()).start().waitFor(2, TimeUnit.MINUTES);
             throw e;
@@ -109,10 +134,20 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    private boolean closed;
+
+    /** Stops what it started (once; the shutdown hook may come after the end of a run). */
     @Override
-    public void close() throws Exception {
+    public synchronized void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
         for (var instance : all()) {
             instance.stop();
+        }
+        if (standby != null) {
+            standby.close();
         }
         stack.leave();
         var rm = new ProcessBuilder("rm", "-rf", dir.toString()).start();

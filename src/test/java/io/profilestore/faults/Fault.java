@@ -18,7 +18,8 @@ enum Fault {
     POSTGRES_RESTARTED("stop PostgreSQL and start it again", Duration.ofSeconds(6)),
     RABBITMQ_RESTARTED("stop RabbitMQ and start it again", Duration.ofSeconds(8)),
     ELASTICSEARCH_RESTARTED("stop Elasticsearch and start it again", Duration.ofSeconds(10)),
-    INDEXER_STOPPED("stop the indexer for a while, start it again", Duration.ofSeconds(15));
+    INDEXER_STOPPED("stop the indexer for a while, start it again", Duration.ofSeconds(15)),
+    POSTGRES_FAILOVER("kill -9 the PostgreSQL primary, promote its synchronous standby", Duration.ofSeconds(0));
 
     final String description;
     final Duration length;
@@ -36,7 +37,7 @@ enum Fault {
     static List<Fault> plan(long seed, Duration budget, boolean quick) {
         var random = new SplittableRandom(seed);
         var kinds = quick ? List.of(CASSANDRA_NODE_KILLED, API_KILLED, API_FROZEN, POSTGRES_RESTARTED)
-                : List.of(values());
+                : java.util.Arrays.stream(values()).filter(f -> f != POSTGRES_FAILOVER).toList();
         var plan = new ArrayList<Fault>();
         long used = 0;
         while (used < budget.toSeconds() || plan.size() < kinds.size()) {
@@ -54,6 +55,9 @@ enum Fault {
             if (quick) {
                 break;
             }
+        }
+        if (!quick) {
+            plan.add(POSTGRES_FAILOVER); // last: the old primary is gone for good after it
         }
         return plan;
     }
@@ -100,6 +104,10 @@ enum Fault {
             case POSTGRES_RESTARTED -> target = restart(cluster, Service.POSTGRES);
             case RABBITMQ_RESTARTED -> target = restart(cluster, Service.RABBITMQ);
             case ELASTICSEARCH_RESTARTED -> target = restart(cluster, Service.ELASTICSEARCH);
+            case POSTGRES_FAILOVER -> {
+                target = "postgres primary -> standby";
+                cluster.standby.killPrimaryAndPromote();
+            }
             case INDEXER_STOPPED -> {
                 target = cluster.indexer.name();
                 cluster.indexer.stop();

@@ -70,6 +70,9 @@ final class HistoryChecker {
                 }
             }
         }
+        // a server error is a bug, never an answer: the service says what happened with a problem of its own
+        history.stream().filter(e -> e.status() >= 500 && e.status() != 503).forEach(e -> violations.add(
+                e.op() + " #" + e.id() + " was answered " + e.status() + " (" + e.problem() + ")"));
         long acknowledged = history.stream().filter(e -> e.isChange() && e.ok()).count();
         return new Result(acknowledged, lost, violations, unknown, applied, notApplied);
     }

@@ -30,6 +30,7 @@ final class Instance {
     private final int adminPort;
     private final Path log;
     private Process process;
+    private volatile boolean frozen;
 
     Instance(String name, String command, Map<String, String> environment, int port, int adminPort, Path log) {
         this.name = name;
@@ -76,7 +77,8 @@ final class Instance {
 
     boolean healthy() {
         try {
-            var reply = HTTP.send(HttpRequest.newBuilder(admin().resolve("/healthcheck")).timeout(Duration.ofSeconds(3))
+            // a busy machine answers health checks slowly (seconds): slow is not unhealthy
+            var reply = HTTP.send(HttpRequest.newBuilder(admin().resolve("/healthcheck")).timeout(Duration.ofSeconds(15))
                     .GET().build(), HttpResponse.BodyHandlers.discarding());
             return reply.statusCode() == 200;
         } catch (IOException e) {
@@ -98,10 +100,12 @@ final class Instance {
     /** A pause (GC, a stalled VM): SIGSTOP, and SIGCONT to go on where it stopped. */
     void freeze() throws IOException, InterruptedException {
         signal("STOP");
+        frozen = true;
     }
 
     void thaw() throws IOException, InterruptedException {
         signal("CONT");
+        frozen = false;
     }
 
     private void signal(String signal) throws IOException, InterruptedException {
@@ -113,6 +117,13 @@ final class Instance {
 
     /** Stops it the polite way (SIGTERM: Dropwizard stops gracefully). */
     synchronized void stop() throws InterruptedException {
+        if (frozen) {
+            try {
+                thaw(); // a stopped process would not hear SIGTERM
+            } catch (IOException | RuntimeException e) {
+                process.destroyForcibly();
+            }
+        }
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
