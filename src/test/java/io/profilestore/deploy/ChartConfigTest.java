@@ -10,6 +10,7 @@ import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.auth.BearerAuthenticator;
 import io.profilestore.backends.ReplicationSettings;
 import io.profilestore.deploy.Charts.Values;
+import io.profilestore.testing.ChildClasspath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -131,7 +132,7 @@ class ChartConfigTest {
      */
     private static Run check(Path config) throws IOException, InterruptedException {
         var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        var builder = new ProcessBuilder(java, "-Xmx256m", "-cp", ChildClasspath.current(),
                 ProfileStoreApplication.class.getName(), "check", config.toString()).redirectErrorStream(true);
         builder.environment().keySet().retainAll(List.of("PATH", "HOME", "LANG"));
         var process = builder.start();

@@ -4,6 +4,7 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.stack.LocalStack;
 import io.profilestore.stack.PostgresStandby;
 import io.profilestore.stack.StackSettings;
+import io.profilestore.testing.ChildClasspath;
 import io.profilestore.testing.TestAuth;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -110,7 +111,7 @@ final class Cluster implements AutoCloseable {
     /** The schema, as the chart's migrate hook applies it: a child process of the service's own command. */
     private void migrate(Path log) throws IOException, InterruptedException {
         var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        var builder = new ProcessBuilder(java, "-Xmx256m", "-cp", ChildClasspath.current(),
                 ProfileStoreApplication.class.getName(), "migrate", "profile-store.yml")
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);

@@ -1,6 +1,7 @@
 package io.profilestore.faults;
 
 import io.profilestore.ProfileStoreApplication;
+import io.profilestore.testing.ChildClasspath;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,7 +56,7 @@ final class Instance {
 
     synchronized void start() throws IOException {
         var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var line = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        var line = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", ChildClasspath.current(),
                 ProfileStoreApplication.class.getName(), command, "profile-store.yml"));
         var builder = new ProcessBuilder(line).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -3,6 +3,7 @@ package io.profilestore.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.profilestore.testing.ChildClasspath;
 import io.profilestore.testing.TestStack;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -119,7 +120,7 @@ class LocalStackLifecycleTest {
 
     private Run start() throws IOException {
         var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), StackCli.class.getName(), "postgres")
+                "-cp", ChildClasspath.current(), StackCli.class.getName(), "postgres")
                 .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve("cli-stderr.log").toFile()));
         builder.environment().put("PROFILE_STORE_STACK_DIR", dir.toString());
         builder.environment().put("PROFILE_STORE_POSTGRES_PORT", Integer.toString(port));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.profilestore.testing.ChildClasspath;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,7 +34,7 @@ class PackagesTest {
     void anotherAptHoldsTheLock() throws IOException {
         assumeTrue(Processes.isRoot() && Packages.aptAvailable(), "the stack installs packages only as root, with apt");
         holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), AptLockHolder.class.getName(), FRONTEND_LOCK.toString())
+                "-cp", ChildClasspath.current(), AptLockHolder.class.getName(), FRONTEND_LOCK.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         var output = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
         var line = CompletableFuture.supplyAsync(() -> {

@@ -2,6 +2,7 @@ package io.profilestore.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.profilestore.testing.ChildClasspath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -75,7 +76,7 @@ class PrerequisitesTest {
     void runLocalStopsBeforeStartingAnythingAndSaysWhatIsMissing() throws Exception {
         Path stackDir = empty.resolve("stack");
         var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RunLocal.class.getName())
+                "-cp", ChildClasspath.current(), RunLocal.class.getName())
                 .redirectErrorStream(true);
         builder.environment().put("PROFILE_STORE_STACK", "local");
         builder.environment().put("PROFILE_STORE_STACK_DIR", stackDir.toString());

@@ -26,7 +26,7 @@ public final class ApplicationCommand {
 
     public static Result run(Duration timeout, String... arguments) throws IOException, InterruptedException {
         var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProfileStoreApplication.class.getName()));
+                "-Xmx256m", "-cp", ChildClasspath.current(), ProfileStoreApplication.class.getName()));
         command.addAll(List.of(arguments));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(TestStack.endpoints().environment());

@@ -55,7 +55,7 @@ public final class ServiceProcess implements AutoCloseable {
         int port = freePort();
         int adminPort = freePort();
         var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), HoldingApplication.class.getName(),
+                "-cp", ChildClasspath.current(), HoldingApplication.class.getName(),
                 appCommand, TestStack.configPath()));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         var env = builder.environment();
