@@ -18,11 +18,16 @@ public enum Role {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * The role of exactly this name. No case folding, no trimming: Unicode folding would make look-alikes roles
+     * ({@code admın} upper-cases to ADMIN), and a token's roles claim may carry other applications' roles.
+     */
     public static Role of(String name) {
-        try {
-            return valueOf(name.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown role '" + name + "': platform, operator or admin");
+        for (Role role : values()) {
+            if (role.roleName().equals(name)) {
+                return role;
+            }
         }
+        throw new IllegalArgumentException("unknown role '" + name + "': platform, operator or admin (exactly, in lower case)");
     }
 }
