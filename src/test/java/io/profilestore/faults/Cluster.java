@@ -91,14 +91,14 @@ final class Cluster implements AutoCloseable {
                     api.start();
                 }
                 cluster.indexer.start();
-            } catch (Exception e) {
+            } catch (Exception | Error e) {
                 for (var instance : cluster.all()) {
                     instance.stop();
                 }
                 throw e;
             }
             return cluster;
-        } catch (Exception e) {
+        } catch (Exception | Error e) { // an Error too: a StackOverflowError once left a whole cluster running
             if (standby != null) {
                 standby.close();
             }
