@@ -12,6 +12,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.audit.AuditFilter;
+import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.auth.Security;
 import io.profilestore.backends.Backends;
@@ -135,6 +136,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             Security.install(environment, config.getAuth());
             var audit = new AuditLog(backends.postgres());
             environment.jersey().register(new AuditFilter(audit));
+            environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
             var documents = new Documents(json, settings.getMaxDocumentBytes());
