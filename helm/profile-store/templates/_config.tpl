@@ -23,6 +23,8 @@ server:
         target: stdout
         logFormat: '%h %l [%t] "%m %U %H" %s %b %D'
   registerDefaultExceptionMappers: false
+  # threads are not renamed after the request's URL: a thread dump would show live search terms
+  enableThreadNameFilter: false
 
 logging:
   level: {{ $c.logLevel }}

@@ -34,6 +34,7 @@ import io.profilestore.core.TableCheckTask;
 import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserService;
 import io.profilestore.core.WritePathProbe;
+import io.profilestore.core.search.CursorSeal;
 import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.core.search.SearchService;
 import io.profilestore.db.EntityLocks;
@@ -56,12 +57,14 @@ import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
+import io.profilestore.resources.OpenApiResource;
 import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.SearchResource;
 import io.profilestore.resources.UnreadBodyFilter;
 import io.profilestore.resources.UserResource;
 import io.profilestore.resources.problems.DomainExceptionMapper;
 import io.profilestore.resources.problems.JsonExceptionMapper;
+import io.profilestore.resources.problems.ProblemErrorHandler;
 import io.profilestore.resources.problems.ProblemExceptionMapper;
 import io.profilestore.resources.problems.UnexpectedExceptionMapper;
 import io.profilestore.resources.problems.WebApplicationExceptionMapper;
@@ -132,6 +135,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         var index = new SearchIndex(backends.elasticsearch(), config.getElasticsearch().getIndexAlias());
         var names = NameNormalizer.standard();
 
+        Security.installOnAdminPort(environment, config.getAuth());
         if (config.getRole() == ProfileStoreConfiguration.Role.API) {
             Security.install(environment, config.getAuth());
             var audit = new AuditLog(backends.postgres());
@@ -156,10 +160,13 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));
             jersey.register(new UserResource(users));
-            jersey.register(new SearchResource(new SearchService(index, dao, names)));
+            jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.getSearch()))));
+            jersey.register(new OpenApiResource());
             jersey.register(new BodyLimitFeature());
             environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
                     .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");
+            environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
+            environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
             jersey.register(new ProblemExceptionMapper());
             jersey.register(new DomainExceptionMapper());
             jersey.register(new JsonExceptionMapper());

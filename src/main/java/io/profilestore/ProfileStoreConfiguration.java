@@ -10,6 +10,7 @@ import io.profilestore.backends.PostgresFactory;
 import io.profilestore.backends.RabbitMqFactory;
 import io.profilestore.core.ProfileSettings;
 import io.profilestore.core.UserSettings;
+import io.profilestore.core.search.SearchSettings;
 import io.profilestore.indexer.IndexerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -97,6 +98,20 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     private ProfileSettings profiles = new ProfileSettings();
+
+    @Valid
+    @NotNull
+    private SearchSettings search = new SearchSettings();
+
+    @JsonProperty
+    public SearchSettings getSearch() {
+        return search;
+    }
+
+    @JsonProperty
+    public void setSearch(SearchSettings search) {
+        this.search = search;
+    }
 
     @JsonProperty
     public ProfileSettings getProfiles() {

@@ -86,6 +86,8 @@ final class ContainerStack implements Stack {
                 postgres.getJdbcUrl(),
                 postgres.getUsername(),
                 postgres.getPassword(),
+                "",
+                "",
                 "amqp://" + rabbitmq.getAdminUsername() + ":" + rabbitmq.getAdminPassword() + "@"
                         + rabbitmq.getHost() + ":" + rabbitmq.getAmqpPort() + "/%2F");
     }

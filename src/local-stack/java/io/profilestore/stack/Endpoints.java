@@ -6,7 +6,8 @@ import java.util.Map;
 
 /** Where the four services of a stack answer, in the terms of the service's configuration. */
 public record Endpoints(List<String> cassandraContactPoints, String cassandraDatacenter, String elasticsearchUrl,
-        String postgresUrl, String postgresUser, String postgresPassword, String rabbitmqUri) {
+        String postgresUrl, String postgresUser, String postgresPassword, String postgresOwner,
+        String postgresOwnerPassword, String rabbitmqUri) {
 
     /** Configuration paths to values, as {@code dw.<path>} system properties or Dropwizard's ConfigOverride. */
     public Map<String, String> configOverrides() {
@@ -17,6 +18,8 @@ public record Endpoints(List<String> cassandraContactPoints, String cassandraDat
         overrides.put("postgres.url", postgresUrl);
         overrides.put("postgres.user", postgresUser);
         overrides.put("postgres.password", postgresPassword);
+        overrides.put("postgres.migrationUser", postgresOwner);
+        overrides.put("postgres.migrationPassword", postgresOwnerPassword);
         overrides.put("rabbitmq.uri", rabbitmqUri);
         return overrides;
     }
@@ -30,6 +33,8 @@ public record Endpoints(List<String> cassandraContactPoints, String cassandraDat
         env.put("POSTGRES_URL", postgresUrl);
         env.put("POSTGRES_USER", postgresUser);
         env.put("POSTGRES_PASSWORD", postgresPassword);
+        env.put("POSTGRES_MIGRATION_USER", postgresOwner);
+        env.put("POSTGRES_MIGRATION_PASSWORD", postgresOwnerPassword);
         env.put("RABBITMQ_URI", rabbitmqUri);
         return env;
     }

@@ -315,6 +315,8 @@ public final class LocalStack implements Stack {
                 postgres == null ? null : postgres.jdbcUrl(),
                 PostgresServer.USER,
                 PostgresServer.PASSWORD,
+                PostgresServer.OWNER,
+                PostgresServer.OWNER_PASSWORD,
                 rabbitmq == null ? null : rabbitmq.uri());
     }
 

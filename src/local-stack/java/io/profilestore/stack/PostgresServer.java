@@ -26,6 +26,9 @@ final class PostgresServer implements LocalService {
     static final String DATABASE = "profilestore";
     static final String USER = "profilestore";
     static final String PASSWORD = "profilestore";
+    /** Owns the database and its tables (migrate runs as it); the service's role gets grants (afterMigrate.sql). */
+    static final String OWNER = "profilestore_owner";
+    static final String OWNER_PASSWORD = "profilestore_owner";
 
     private final StackSettings settings;
     private final Path home;
@@ -90,19 +93,42 @@ final class PostgresServer implements LocalService {
         try (var connection = DriverManager.getConnection(adminUrl(), "postgres", "");
                 var statement = connection.createStatement()) {
             statement.setQueryTimeout(5);
-            try (var roles = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + USER + "'")) {
-                if (!roles.next()) {
-                    statement.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD + "'");
+            for (var role : List.of(List.of(USER, PASSWORD), List.of(OWNER, OWNER_PASSWORD))) {
+                try (var roles = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + role.get(0) + "'")) {
+                    if (!roles.next()) {
+                        statement.execute("CREATE ROLE " + role.get(0) + " LOGIN PASSWORD '" + role.get(1) + "'");
+                    }
                 }
             }
-            try (var databases = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
-                if (!databases.next()) {
-                    statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+            String owner = null;
+            try (var databases = statement.executeQuery(
+                    "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '" + DATABASE + "'")) {
+                if (databases.next()) {
+                    owner = databases.getString(1);
                 }
+            }
+            if (owner == null) {
+                statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER);
+            } else if (!owner.equals(OWNER)) {
+                handOverToOwner();
             }
             return true;
         } catch (SQLException e) {
             return false;
+        }
+    }
+
+    /**
+     * A stack folder from before the owner role: its database and tables belong to the service's role. Everything
+     * it owns goes to the owner; migrate then grants the service's role back what it needs, the audit trail
+     * append-only.
+     */
+    private void handOverToOwner() throws SQLException {
+        String url = "jdbc:postgresql://127.0.0.1:" + settings.postgresPort() + "/" + DATABASE + "?connectTimeout=2";
+        try (var connection = DriverManager.getConnection(url, "postgres", "");
+                var statement = connection.createStatement()) {
+            statement.execute("REASSIGN OWNED BY " + USER + " TO " + OWNER);
+            statement.execute("ALTER DATABASE " + DATABASE + " OWNER TO " + OWNER);
         }
     }
 

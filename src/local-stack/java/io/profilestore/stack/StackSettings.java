@@ -93,6 +93,8 @@ public record StackSettings(
                 read.text("POSTGRES_URL", "jdbc:postgresql://127.0.0.1:15432/profilestore"),
                 read.text("POSTGRES_USER", "profilestore"),
                 read.text("POSTGRES_PASSWORD", ""),
+                read.text("POSTGRES_MIGRATION_USER", ""),
+                read.text("POSTGRES_MIGRATION_PASSWORD", ""),
                 read.text("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:15673/%2F"));
     }
 

@@ -20,7 +20,11 @@ public class AuditLog {
             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
 
-    private static final String OUTCOME = "UPDATE audit_record SET status = ? WHERE id = ANY(?) AND status IS NULL";
+    /** Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). */
+    private static final String OUTCOME = """
+            INSERT INTO audit_outcome (record_id, status) SELECT id, ? FROM unnest(?::bigint[]) AS id
+            ON CONFLICT (record_id) DO NOTHING
+            """;
 
     private final DataSource dataSource;
 
@@ -45,7 +49,7 @@ public class AuditLog {
         return connection -> recorded.accept(insert(connection, entry));
     }
 
-    /** Sets the status of change records whose outcome is now known (once: a known status is never changed). */
+    /** Appends the status of change records whose outcome is now known (once: a known status is never changed). */
     public void recordOutcome(List<Long> ids, int status) {
         try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(OUTCOME)) {
             statement.setInt(1, status);
@@ -78,11 +82,12 @@ public class AuditLog {
      */
     public List<AuditEntry> query(String actor, UUID pid, Instant from, Instant to, Long beforeId, int limit) {
         String sql = """
-                SELECT id, at, actor, actor_kind, roles, action, request, pids, status FROM audit_record
+                SELECT id, r.at, actor, actor_kind, roles, action, request, pids, coalesce(r.status, o.status)
+                  FROM audit_record r LEFT JOIN audit_outcome o ON o.record_id = r.id
                  WHERE (?::text IS NULL OR actor = ?::text)
                    AND (?::uuid IS NULL OR pids @> ARRAY[?::uuid])
-                   AND (?::timestamptz IS NULL OR at >= ?::timestamptz)
-                   AND (?::timestamptz IS NULL OR at < ?::timestamptz)
+                   AND (?::timestamptz IS NULL OR r.at >= ?::timestamptz)
+                   AND (?::timestamptz IS NULL OR r.at < ?::timestamptz)
                    AND (?::bigint IS NULL OR id < ?::bigint)
                  ORDER BY id DESC LIMIT ?
                 """;

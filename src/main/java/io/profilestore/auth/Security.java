@@ -21,8 +21,8 @@ import org.glassfish.jersey.server.filter.RolesAllowedDynamicFeature;
 
 /**
  * Puts authentication and authorization in place: bearer tokens on the API (every resource method says which
- * roles it allows), the same tokens with the admin role on the admin port's tasks, security headers on every
- * answer.
+ * roles it allows), only in the Authorization header, security headers on every answer; the same tokens with the
+ * admin role on the admin port.
  */
 public final class Security {
 
@@ -33,6 +33,7 @@ public final class Security {
 
     public static void install(Environment environment, AuthSettings settings) {
         var jersey = environment.jersey();
+        jersey.register(new CredentialsInUrlRefusal());
         if (settings.isEnabled()) {
             var authenticator = BearerAuthenticator.of(settings);
             jersey.register(new AuthDynamicFeature(new OAuthCredentialAuthFilter.Builder<Caller>()
@@ -47,14 +48,23 @@ public final class Security {
                         }
                     })
                     .buildAuthFilter()));
-            environment.admin().addFilter("task-auth", new TaskAuthFilter(authenticator))
-                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
         } else {
             jersey.register(new AnonymousCaller());
         }
         jersey.register(RolesAllowedDynamicFeature.class);
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new SecurityHeaders());
+    }
+
+    /**
+     * The admin port of either role, API or indexer: the same tokens, the admin role (see {@link AdminAuthFilter}).
+     * With authentication off, it is as open as the API.
+     */
+    public static void installOnAdminPort(Environment environment, AuthSettings settings) {
+        if (settings.isEnabled()) {
+            environment.admin().addFilter("admin-auth", new AdminAuthFilter(BearerAuthenticator.of(settings)))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        }
     }
 
     static Response unauthorized() {

@@ -18,10 +18,21 @@ public class PostgresFactory {
     @Pattern(regexp = "jdbc:postgresql:.*")
     private String url = "jdbc:postgresql://127.0.0.1:15432/profilestore";
 
+    /** The service's own role: rows of the lock table and the outbox, and the audit trail to append to only. */
     @NotEmpty
+    @Pattern(regexp = "[a-z_][a-z0-9_]*", message = "must be a plain lower-case role name")
     private String user = "profilestore";
 
     private String password = "";
+
+    /**
+     * The role {@code migrate} connects as, which owns the tables and grants the service's role what it needs;
+     * empty: the service's role itself, which then owns its tables and could edit its own audit trail.
+     */
+    @Pattern(regexp = "^$|[a-z_][a-z0-9_]*", message = "must be a plain lower-case role name, or empty")
+    private String migrationUser = "";
+
+    private String migrationPassword = "";
 
     @Min(1)
     @Max(500)
@@ -60,6 +71,50 @@ public class PostgresFactory {
     }
 
     @JsonProperty
+    public String getMigrationUser() {
+        return migrationUser;
+    }
+
+    @JsonProperty
+    public void setMigrationUser(String migrationUser) {
+        this.migrationUser = migrationUser == null ? "" : migrationUser.strip();
+    }
+
+    @JsonProperty
+    public void setMigrationPassword(String migrationPassword) {
+        this.migrationPassword = migrationPassword;
+    }
+
+    /** Whether {@code migrate} runs as an owner of its own, so that the service's role can be held to less. */
+    public boolean hasSeparateOwner() {
+        return !migrationUser.isEmpty() && !migrationUser.equals(user);
+    }
+
+    /** A small pool for {@code migrate} (Flyway holds a second connection for its lock), as the owner when there is one. */
+    public HikariDataSource buildForMigration(MetricRegistry metrics) {
+        var config = asOwner(hikari("profile-store-migrate", metrics));
+        config.setMaximumPoolSize(3);
+        config.setMinimumIdle(0);
+        config.setInitializationFailTimeout(1);
+        // a migration may wait on locks held by running instances: no socket timeout of a request's length
+        config.addDataSourceProperty("socketTimeout", "300");
+        return new HikariDataSource(config);
+    }
+
+    /** A pool like the service's, as the owner when there is one: for maintenance beyond the service's grants. */
+    public HikariDataSource buildAsOwner(MetricRegistry metrics, String poolName) {
+        return new HikariDataSource(asOwner(hikari(poolName, metrics)));
+    }
+
+    private HikariConfig asOwner(HikariConfig config) {
+        if (hasSeparateOwner()) {
+            config.setUsername(migrationUser);
+            config.setPassword(migrationPassword);
+        }
+        return config;
+    }
+
+    @JsonProperty
     public int getMaxPoolSize() {
         return maxPoolSize;
     }
@@ -94,6 +149,10 @@ public class PostgresFactory {
      * start-up shows as an unhealthy check and 503s, not as a service that refuses to start.
      */
     public HikariDataSource build(MetricRegistry metrics, String poolName) {
+        return new HikariDataSource(hikari(poolName, metrics));
+    }
+
+    private HikariConfig hikari(String poolName, MetricRegistry metrics) {
         var config = new HikariConfig();
         config.setPoolName(poolName);
         config.setJdbcUrl(url);
@@ -110,6 +169,6 @@ public class PostgresFactory {
         config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, connectionTimeout.toSeconds())));
         config.addDataSourceProperty("tcpKeepAlive", "true");
         config.addDataSourceProperty("ApplicationName", "profile-store");
-        return new HikariDataSource(config);
+        return config;
     }
 }

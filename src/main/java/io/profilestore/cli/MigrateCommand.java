@@ -1,5 +1,6 @@
 package io.profilestore.cli;
 
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
@@ -34,7 +35,11 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
     }
 
     public static Report migrate(ProfileStoreConfiguration config, Backends backends) throws Exception {
-        var postgres = PostgresSchema.migrate(backends.postgres());
+        PostgresSchema.Result postgres;
+        var settings = config.getPostgres();
+        try (var asOwner = settings.buildForMigration(new MetricRegistry())) {
+            postgres = PostgresSchema.migrate(asOwner, settings.getUser(), settings.hasSeparateOwner());
+        }
         var cassandra = CassandraSchema.migrate(config.getCassandra());
         var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.getElasticsearch());
         try (var channel = backends.rabbitmq().createChannel()) {
@@ -47,6 +52,10 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
         var pg = report.postgres();
         out.printf("postgres: %d migration(s) applied, schema version %s -> %s%n",
                 pg.applied(), pg.versionBefore(), pg.versionAfter());
+        if (!pg.ownerOfItsOwn()) {
+            out.println("postgres: WARNING the service's role owns its tables and could edit its own audit trail; "
+                    + "run migrate as an owner of its own (postgres.migrationUser, README: Access control and audit)");
+        }
         var cql = report.cassandra();
         out.printf("cassandra: keyspace %s %s, %d migration(s) applied, version %d -> %d%n", cql.keyspace(),
                 cql.keyspaceCreated() ? "created" : "exists", cql.applied(), cql.versionBefore(), cql.versionAfter());

@@ -1,29 +1,39 @@
 package io.profilestore.schema;
 
+import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
-/** Applies {@code src/main/resources/db/postgresql/V<n>__<name>.sql} once each through Flyway. */
+/**
+ * Applies {@code src/main/resources/db/postgresql/V<n>__<name>.sql} once each through Flyway, then
+ * {@code afterMigrate.sql}, which grants the service's role what it needs when migrate runs as an owner of its own.
+ */
 public final class PostgresSchema {
 
     public static final String LOCATION = "classpath:db/postgresql";
 
-    public record Result(String versionBefore, String versionAfter, int applied) {
+    /** @param ownerOfItsOwn whether the tables are owned by a role other than the service's */
+    public record Result(String versionBefore, String versionAfter, int applied, boolean ownerOfItsOwn) {
     }
 
     private PostgresSchema() {
     }
 
-    public static Result migrate(DataSource dataSource) {
+    /**
+     * @param asOwner connections of the role that owns (or is to own) the tables
+     * @param serviceRole the role the service runs as
+     */
+    public static Result migrate(DataSource asOwner, String serviceRole, boolean ownerOfItsOwn) {
         var result = Flyway.configure()
-                .dataSource(dataSource)
+                .dataSource(asOwner)
                 .locations(LOCATION)
+                .placeholders(Map.of("serviceRole", serviceRole))
                 .failOnMissingLocations(true)
                 .load()
                 .migrate();
         return new Result(
                 result.initialSchemaVersion == null ? "none" : result.initialSchemaVersion,
                 result.targetSchemaVersion == null ? String.valueOf(result.initialSchemaVersion) : result.targetSchemaVersion,
-                result.migrationsExecuted);
+                result.migrationsExecuted, ownerOfItsOwn);
     }
 }

@@ -132,7 +132,7 @@ public final class Bench {
 
     private Path runAll() throws Exception {
         var dataset = load();
-        var postgres = PostgresBaseline.prepare(TestStack.backends().postgres(), dataset, names);
+        var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
         var updatable = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
         var updatableForMix = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
         awaitIndexed();

@@ -98,6 +98,11 @@ public final class ServiceProcess implements AutoCloseable {
         return new Api(adminPort).send("GET", path, null, null, Map.of());
     }
 
+    /** The admin port, for calls of one's own (a token, another method). */
+    public Api adminApi() {
+        return new Api(adminPort);
+    }
+
     /** Waits for a line the instance printed that starts with the prefix. */
     public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
 
 /**
  * The stack every test of a run shares: started (or joined) on first use, left when the test JVM exits. The
@@ -93,6 +94,8 @@ public final class TestStack {
         }
     }
 
+    private static DataSource asOwner;
+
     /** Clients of the stack's services, configured like the service's own. */
     public static synchronized Backends backends() {
         if (backends == null) {
@@ -104,6 +107,18 @@ public final class TestStack {
 
     public static Endpoints endpoints() {
         return stack().endpoints();
+    }
+
+    /**
+     * PostgreSQL as the owner of the service's tables, for what the service's role may not do (the benchmark's
+     * baseline makes tables of its own); the service's role where the stack has no owner of its own.
+     */
+    public static synchronized DataSource asOwner() {
+        if (asOwner == null) {
+            var postgres = configuration().getPostgres();
+            asOwner = postgres.hasSeparateOwner() ? postgres.buildAsOwner(new MetricRegistry(), "test-owner") : backends().postgres();
+        }
+        return asOwner;
     }
 
     /** For {@code DropwizardAppExtension}: the stack's addresses, and random free ports for the service. */
@@ -137,6 +152,8 @@ public final class TestStack {
             config.getPostgres().setUrl(endpoints.postgresUrl());
             config.getPostgres().setUser(endpoints.postgresUser());
             config.getPostgres().setPassword(endpoints.postgresPassword());
+            config.getPostgres().setMigrationUser(endpoints.postgresOwner());
+            config.getPostgres().setMigrationPassword(endpoints.postgresOwnerPassword());
             config.getRabbitmq().setUri(endpoints.rabbitmqUri());
             return config;
         } catch (Exception e) {

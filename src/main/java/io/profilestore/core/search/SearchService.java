@@ -26,11 +26,13 @@ public class SearchService {
     private final SearchIndex index;
     private final ProfileDao profiles;
     private final NameNormalizer names;
+    private final CursorSeal cursors;
 
-    public SearchService(SearchIndex index, ProfileDao profiles, NameNormalizer names) {
+    public SearchService(SearchIndex index, ProfileDao profiles, NameNormalizer names, CursorSeal cursors) {
         this.index = index;
         this.profiles = profiles;
         this.names = names;
+        this.cursors = cursors;
     }
 
     public SearchResponse search(Request request) {
@@ -51,7 +53,10 @@ public class SearchService {
             throw new InvalidSearchException("invalid-query", "limit must be between 1 and " + MAX_LIMIT);
         }
         understood.put("limit", limit);
-        var page = index.search(criteria, limit, blankToNull(request.cursor()));
+        // a cursor continues exactly the search it was given out for
+        String search = criteria.toString();
+        String cursor = blankToNull(request.cursor());
+        var page = index.search(criteria, limit, cursor == null ? null : cursors.open(cursor, search));
         var items = page.hits().stream()
                 .map(d -> new SearchResponse.Item(d.pid(), d.uid(), d.masterUid(), d.surname(), d.firstName(),
                         d.patronymic(), d.birthDate(), d.version(), null))
@@ -59,7 +64,8 @@ public class SearchService {
         if (request.hydrate()) {
             items = hydrate(items);
         }
-        return new SearchResponse(items, page.nextCursor(), understood);
+        return new SearchResponse(items, page.nextCursor() == null ? null : cursors.seal(page.nextCursor(), search),
+                understood);
     }
 
     /** The documents as Cassandra holds them now; a profile erased since it was indexed is left out. */

@@ -2,6 +2,7 @@ package io.profilestore.auth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.api.Problem;
+import io.profilestore.health.PrometheusEndpoint;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -10,18 +11,24 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Set;
 
 /**
- * The admin port's tasks (reconcile, log levels, gc) need a bearer token with the admin role. Health checks and
- * metrics stay open for probes and scrapers; keep the admin port off public networks (the chart's NetworkPolicy).
+ * The admin port needs a bearer token with the admin role: its tasks change things (log levels, reconcile, gc)
+ * and its thread dumps and CPU profiles show what requests are doing. Only what probes and scrapers read stays
+ * open: health checks, ping and metrics, which hold no request's content. Keep the admin port off public
+ * networks all the same (the chart's NetworkPolicy).
  */
-final class TaskAuthFilter implements Filter {
+final class AdminAuthFilter implements Filter {
+
+    /** Paths open without a token; everything else on the admin port, present or future, needs the admin role. */
+    static final Set<String> OPEN = Set.of("/healthcheck", "/ping", "/metrics", PrometheusEndpoint.PATH);
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final BearerAuthenticator authenticator;
 
-    TaskAuthFilter(BearerAuthenticator authenticator) {
+    AdminAuthFilter(BearerAuthenticator authenticator) {
         this.authenticator = authenticator;
     }
 
@@ -29,19 +36,29 @@ final class TaskAuthFilter implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         var http = (HttpServletRequest) request;
+        if (OPEN.contains(pathOf(http))) {
+            chain.doFilter(request, response);
+            return;
+        }
         String header = http.getHeader("Authorization");
         var caller = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
                 ? authenticator.authenticate(header.substring(7).strip()) : java.util.Optional.<Caller>empty();
         if (caller.isEmpty()) {
             refuse((HttpServletResponse) response, Problem.of(401, "unauthorized", "Unauthorized",
-                    "tasks need Authorization: Bearer with the admin role"));
+                    "the admin port needs Authorization: Bearer with the admin role"));
             return;
         }
         if (!caller.get().has(Role.ADMIN)) {
-            refuse((HttpServletResponse) response, Problem.of(403, "forbidden", "Forbidden", "tasks need the admin role"));
+            refuse((HttpServletResponse) response, Problem.of(403, "forbidden", "Forbidden", "the admin port needs the admin role"));
             return;
         }
         chain.doFilter(request, response);
+    }
+
+    /** The path within the admin context, without a trailing slash (/healthcheck/ is /healthcheck). */
+    private static String pathOf(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
     private static void refuse(HttpServletResponse response, Problem problem) throws IOException {

@@ -1,0 +1,42 @@
+package io.profilestore.core.search;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+/** How search pages are handed out. */
+public class SearchSettings {
+
+    /**
+     * The key that seals cursors (AES-256-GCM): 32 random bytes in base64 ({@code openssl rand -base64 32}), the
+     * same on every API instance, since the next page may be asked of another. Unset, each instance makes its own
+     * at start, and a cursor works only on the instance that gave it out (and not after its restart).
+     */
+    @Pattern(regexp = "^$|^[A-Za-z0-9+/]{43}=$", message = "must be 32 bytes in base64 (openssl rand -base64 32), or empty")
+    private String cursorKey = "";
+
+    /** How long a cursor leads to the next page; Elasticsearch keeps the search's point in time as long. */
+    @NotNull
+    private Duration cursorTtl = Duration.minutes(2);
+
+    @JsonProperty
+    public String getCursorKey() {
+        return cursorKey;
+    }
+
+    @JsonProperty
+    public void setCursorKey(String cursorKey) {
+        this.cursorKey = cursorKey == null ? "" : cursorKey.strip();
+    }
+
+    @JsonProperty
+    public Duration getCursorTtl() {
+        return cursorTtl;
+    }
+
+    @JsonProperty
+    public void setCursorTtl(Duration cursorTtl) {
+        this.cursorTtl = cursorTtl;
+    }
+}
