@@ -55,6 +55,13 @@ auth:
 profiles:
   lockLease: {{ $c.profiles.lockLease }}
 
+{{- if .Values.secrets.cursorKey.name }}
+
+search:
+  cursorKey: |-
+    ${file:{{ $secrets }}/search/cursor-key}
+{{- end }}
+
 indexer:
   # production runs the indexer as a deployment of its own
   inProcess: false

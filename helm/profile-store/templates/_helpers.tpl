@@ -126,6 +126,13 @@ secrets.mountPath, and the configuration reads it there with ${file:...}.
       - key: {{ $s.apiKeys.key }}
         path: api-keys/api-keys.yml
 {{- end }}
+{{- if $s.cursorKey.name }}
+- secret:
+    name: {{ $s.cursorKey.name }}
+    items:
+      - key: {{ $s.cursorKey.key }}
+        path: search/cursor-key
+{{- end }}
 {{- end }}
 
 {{/* Volumes of every pod: the configuration, the secrets, and a writable /tmp (the root file system is read-only). */}}

@@ -51,6 +51,7 @@ import io.profilestore.health.IndexerHealthCheck;
 import io.profilestore.health.PostgresHealthCheck;
 import io.profilestore.health.PrometheusEndpoint;
 import io.profilestore.health.RabbitMqHealthCheck;
+import io.profilestore.health.TerseHealthCheck;
 import io.profilestore.indexer.Indexer;
 import io.profilestore.indexer.ProfileDocuments;
 import io.profilestore.indexer.ReconcileTask;
@@ -136,6 +137,9 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         var names = NameNormalizer.standard();
 
         Security.installOnAdminPort(environment, config.getAuth());
+        // errors Jetty answers itself are problems too, on either role's ports
+        environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
+        environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
         if (config.getRole() == ProfileStoreConfiguration.Role.API) {
             Security.install(environment, config.getAuth());
             var audit = new AuditLog(backends.postgres());
@@ -165,8 +169,6 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new BodyLimitFeature());
             environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
                     .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");
-            environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
-            environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
             jersey.register(new ProblemExceptionMapper());
             jersey.register(new DomainExceptionMapper());
             jersey.register(new JsonExceptionMapper());
@@ -180,16 +182,16 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var indexer = new Indexer(backends.rabbitmq(), new ProfileDocuments(dao, names, json), index, json,
                     config.getIndexer(), environment.metrics());
             environment.lifecycle().manage(indexer);
-            environment.healthChecks().register("indexer", new IndexerHealthCheck(indexer));
+            environment.healthChecks().register("indexer", new TerseHealthCheck(new IndexerHealthCheck(indexer)));
         }
 
         environment.admin().addTask(new ReconcileTask(new Reconciler(dao, new ProfileDocuments(dao, names, json), index,
                 java.time.Duration.ofSeconds(5))));
 
-        environment.healthChecks().register("cassandra", new CassandraHealthCheck(backends.cassandra()));
-        environment.healthChecks().register("elasticsearch", new ElasticsearchHealthCheck(backends.elasticsearch()));
-        environment.healthChecks().register("postgres", new PostgresHealthCheck(backends.postgres()));
-        environment.healthChecks().register("rabbitmq", new RabbitMqHealthCheck(backends.rabbitmq()));
+        environment.healthChecks().register("cassandra", new TerseHealthCheck(new CassandraHealthCheck(backends.cassandra())));
+        environment.healthChecks().register("elasticsearch", new TerseHealthCheck(new ElasticsearchHealthCheck(backends.elasticsearch())));
+        environment.healthChecks().register("postgres", new TerseHealthCheck(new PostgresHealthCheck(backends.postgres())));
+        environment.healthChecks().register("rabbitmq", new TerseHealthCheck(new RabbitMqHealthCheck(backends.rabbitmq())));
         PrometheusEndpoint.install(environment);
     }
 }

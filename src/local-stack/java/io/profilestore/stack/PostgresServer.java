@@ -110,7 +110,12 @@ final class PostgresServer implements LocalService {
             if (owner == null) {
                 statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER);
             } else if (!owner.equals(OWNER)) {
-                handOverToOwner();
+                try {
+                    handOverToOwner();
+                } catch (SQLException e) {
+                    // not a matter of waiting: say so, or the start would time out without a cause
+                    throw new IllegalStateException("cannot hand the database " + DATABASE + " over to " + OWNER, e);
+                }
             }
             return true;
         } catch (SQLException e) {

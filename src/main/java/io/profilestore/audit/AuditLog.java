@@ -22,7 +22,8 @@ public class AuditLog {
 
     /** Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). */
     private static final String OUTCOME = """
-            INSERT INTO audit_outcome (record_id, status) SELECT id, ? FROM unnest(?::bigint[]) AS id
+            INSERT INTO audit_outcome (record_id, status)
+            SELECT r.id, ? FROM audit_record r WHERE r.id = ANY(?::bigint[])
             ON CONFLICT (record_id) DO NOTHING
             """;
 
@@ -49,7 +50,10 @@ public class AuditLog {
         return connection -> recorded.accept(insert(connection, entry));
     }
 
-    /** Appends the status of change records whose outcome is now known (once: a known status is never changed). */
+    /**
+     * Appends the status of change records whose outcome is now known (once: a known status is never changed). An
+     * id without a record (its change's transaction rolled back) is passed over, not an error for the others.
+     */
     public void recordOutcome(List<Long> ids, int status) {
         try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(OUTCOME)) {
             statement.setInt(1, status);

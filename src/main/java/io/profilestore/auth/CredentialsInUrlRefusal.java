@@ -9,10 +9,11 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Response;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Credentials travel only in the Authorization header. A token in the query string (RFC 6750's
- * {@code access_token}) ends up in proxy logs, browser history and, were the request answered, the audit
+ * {@code access_token}), or in a path's matrix parameters, ends up in proxy logs, browser history and, were the request answered, the audit
  * record's request line: such a request is refused before anything reads or records it, whatever else it carries.
  */
 @PreMatching
@@ -24,7 +25,9 @@ final class CredentialsInUrlRefusal implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        boolean carriesOne = request.getUriInfo().getQueryParameters(true).keySet().stream()
+        var uri = request.getUriInfo();
+        boolean carriesOne = Stream.concat(uri.getQueryParameters(true).keySet().stream(),
+                        uri.getPathSegments(true).stream().flatMap(segment -> segment.getMatrixParameters().keySet().stream()))
                 .anyMatch(name -> CREDENTIAL_NAMES.contains(name.toLowerCase(Locale.ROOT)));
         if (carriesOne) {
             request.abortWith(Response.status(400)

@@ -20,7 +20,6 @@ public class PostgresFactory {
 
     /** The service's own role: rows of the lock table and the outbox, and the audit trail to append to only. */
     @NotEmpty
-    @Pattern(regexp = "[a-z_][a-z0-9_]*", message = "must be a plain lower-case role name")
     private String user = "profilestore";
 
     private String password = "";
@@ -29,7 +28,6 @@ public class PostgresFactory {
      * The role {@code migrate} connects as, which owns the tables and grants the service's role what it needs;
      * empty: the service's role itself, which then owns its tables and could edit its own audit trail.
      */
-    @Pattern(regexp = "^$|[a-z_][a-z0-9_]*", message = "must be a plain lower-case role name, or empty")
     private String migrationUser = "";
 
     private String migrationPassword = "";

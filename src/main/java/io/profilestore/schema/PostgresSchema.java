@@ -27,7 +27,8 @@ public final class PostgresSchema {
         var result = Flyway.configure()
                 .dataSource(asOwner)
                 .locations(LOCATION)
-                .placeholders(Map.of("serviceRole", serviceRole))
+                // inside a string literal of afterMigrate.sql, which quotes it as an identifier itself (%I)
+                .placeholders(Map.of("serviceRole", serviceRole.replace("'", "''")))
                 .failOnMissingLocations(true)
                 .load()
                 .migrate();

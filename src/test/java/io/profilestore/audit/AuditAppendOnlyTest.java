@@ -37,6 +37,14 @@ class AuditAppendOnlyTest {
                     "TRUNCATE audit_record CASCADE",
                     "ALTER TABLE audit_record DISABLE TRIGGER ALL",
                     "DROP TABLE audit_outcome",
+                    "DROP TABLE audit_record CASCADE",
+                    "UPDATE audit_outcome SET status = 500",
+                    "DELETE FROM audit_outcome",
+                    "INSERT INTO audit_record (at, actor, actor_kind, roles, action, request, pids, status) VALUES ("
+                            + "'2020-01-01', 'backdated', 'API_KEY', '{}', 'x', 'x', '{}', 200)",
+                    "INSERT INTO audit_record (id, actor, actor_kind, roles, action, request, pids, status) "
+                            + "OVERRIDING SYSTEM VALUE VALUES (" + (id + 1_000_000) + ", 'chosen-id', 'API_KEY', '{}', 'x', 'x', '{}', 200)",
+                    "CREATE TABLE audit_shadow (id bigint)",
                     "INSERT INTO flyway_schema_history (installed_rank, description, type, script, installed_by, execution_time, success) VALUES (-1, 'x', 'SQL', 'x', 'x', 0, true)")) {
                 assertThatThrownBy(() -> statement.execute(edit)).as(edit)
                         .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState())
@@ -63,7 +71,8 @@ class AuditAppendOnlyTest {
         }
         assertThat(log.query("append-only-test", pid, null, null, null, 1).get(0).status()).as("not known yet").isNull();
 
-        log.recordOutcome(List.of(id[0]), 200);
+        // beside an id whose change rolled back (no record): passed over, the other still gets its outcome
+        log.recordOutcome(List.of(Long.MAX_VALUE, id[0]), 200);
         log.recordOutcome(List.of(id[0]), 503);
 
         assertThat(log.query("append-only-test", pid, null, null, null, 1).get(0).status()).isEqualTo(200);

@@ -32,7 +32,8 @@ class CredentialsOnlyInHeaderTest {
         var anonymous = new Api(APP.getLocalPort()).as(null);
 
         for (String query : List.of("access_token=" + TestAuth.OPERATOR, "ACCESS_TOKEN=" + TestAuth.OPERATOR,
-                "access%5Ftoken=" + TestAuth.OPERATOR, "x=1&access_token=" + TestAuth.OPERATOR)) {
+                "access%5Ftoken=" + TestAuth.OPERATOR, "x=1&access_token=" + TestAuth.OPERATOR,
+                "api_key=" + TestAuth.OPERATOR, "apikey=" + TestAuth.OPERATOR, "token=" + TestAuth.OPERATOR)) {
             assertProblem(anonymous.send("GET", "/v1/profiles/" + pid + "?" + query, null, null, Map.of()),
                     400, "credentials-in-url");
             assertProblem(operator.send("GET", "/v1/profiles/" + pid + "?" + query, null, null, Map.of()),
@@ -40,6 +41,9 @@ class CredentialsOnlyInHeaderTest {
             assertProblem(operator.send("GET", "/v1/search?surname=Ключникова&" + query, null, null, Map.of()),
                     400, "credentials-in-url");
         }
+        // a matrix parameter of the path is in the URL as much as the query is
+        assertProblem(operator.send("GET", "/v1/profiles/" + pid + ";access_token=" + TestAuth.OPERATOR, null, null, Map.of()),
+                400, "credentials-in-url");
         // the same look-up with the token where it belongs is answered
         assertThat(operator.get(pid).status()).isEqualTo(200);
 

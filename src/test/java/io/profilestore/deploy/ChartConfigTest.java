@@ -180,6 +180,7 @@ class ChartConfigTest {
             case "rabbitmq/uri" -> RABBITMQ_URI;
             case "cassandra/username" -> "profiles-superuser";
             case "elasticsearch/api-key" -> "ZmFrZTprZXk=";
+            case "search/cursor-key" -> "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
             default -> AWKWARD_PASSWORD;
         };
     }

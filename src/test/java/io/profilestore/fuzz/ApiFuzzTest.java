@@ -60,6 +60,7 @@ class ApiFuzzTest {
         var byStatus = new TreeMap<Integer, Integer>();
         var changed = new ConcurrentHashMap<UUID, Integer>();
         var erased = new ConcurrentHashMap<UUID, Boolean>();
+        int closedUnread = 0;
         for (int i = 0; i < REQUESTS; i++) {
             var request = generator.next();
             var builder = HttpRequest.newBuilder(URI.create(base + request.path())).timeout(Duration.ofSeconds(15))
@@ -86,7 +87,15 @@ class ApiFuzzTest {
                 findings.add("no answer within 15 s: " + shown);
                 continue;
             } catch (IOException e) {
-                findings.add("connection failed (" + e + "): " + shown);
+                // a body larger than the socket buffers, sent to a request the server refuses without reading it
+                // (Jetty refuses an ambiguous path before any of ours runs): the server may answer and close while
+                // the client still sends, and the client then sees a reset instead of the answer (RFC 9112, 9.6).
+                // That the server did answer is proven by the same request without its body.
+                if (request.body() != null && request.body().length() > 64 * 1024 && answersWithoutBody(client, builder, request)) {
+                    closedUnread++;
+                } else {
+                    findings.add("connection failed (" + e + "): " + shown);
+                }
                 continue;
             }
             int status = response.statusCode();
@@ -113,7 +122,8 @@ class ApiFuzzTest {
             }
         }
 
-        System.out.printf("fuzz: %d requests (seed %d), answers by status %s, %d finding(s)%n", REQUESTS, SEED, byStatus, findings.size());
+        System.out.printf("fuzz: %d requests (seed %d), answers by status %s, %d closed while sending a refused body, "
+                + "%d finding(s)%n", REQUESTS, SEED, byStatus, closedUnread, findings.size());
         assertThat(findings).as("findings (of %d requests)", REQUESTS).isEmpty();
         assertThat(byStatus.keySet()).as("the draw reached both accepted and refused requests")
                 .anyMatch(s -> s < 300).anyMatch(s -> s >= 400);
@@ -126,6 +136,18 @@ class ApiFuzzTest {
                 assertThat(now.version()).as("%s changed only by its %d accepted changes", pid, changed.getOrDefault(pid, 0))
                         .isEqualTo(1 + changed.getOrDefault(pid, 0));
             }
+        }
+    }
+
+    /** The request again, without its body: a problem answer shows the server answers it itself. */
+    private static boolean answersWithoutBody(HttpClient client, HttpRequest.Builder sent, RequestGenerator.Request request) {
+        var again = sent.copy().method(request.method(), HttpRequest.BodyPublishers.noBody());
+        try {
+            var response = client.send(again.build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() >= 400 && response.statusCode() < 500
+                    && response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json");
+        } catch (IOException | InterruptedException e) {
+            return false;
         }
     }
 

@@ -46,6 +46,22 @@ class BackendOutageTest {
     }
 
     @Test
+    void aFailingCheckShowsItsKindOnly() {
+        TestStack.stack().pause(Service.POSTGRES);
+        com.fasterxml.jackson.databind.JsonNode postgres;
+        try {
+            postgres = api.onPort(APP.getAdminPort()).as(null).send("GET", "/healthcheck", null, null, java.util.Map.of())
+                    .json().path("postgres");
+        } finally {
+            TestStack.stack().resume(Service.POSTGRES);
+        }
+
+        assertThat(postgres.path("healthy").asBoolean()).as(postgres.toString()).isFalse();
+        assertThat(postgres.has("error")).as("no exception, message or stack on the open port: %s", postgres).isFalse();
+        assertThat(postgres.path("message").asText()).startsWith("failing: ").doesNotContain("jdbc").doesNotContain("127.0.0.1");
+    }
+
+    @Test
     void postgresHangingIsA503AndNothingChanges() {
         TestStack.stack().pause(Service.POSTGRES);
         Api.Reply update;

@@ -89,6 +89,8 @@ public final class Api {
         headers.forEach(request::header);
         try {
             var response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            ApiAnswers.keep(method, path, response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(null), response.body());
             return new Reply(response.statusCode(), response.headers(), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + path + " failed", e);

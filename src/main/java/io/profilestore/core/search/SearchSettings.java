@@ -16,7 +16,10 @@ public class SearchSettings {
     @Pattern(regexp = "^$|^[A-Za-z0-9+/]{43}=$", message = "must be 32 bytes in base64 (openssl rand -base64 32), or empty")
     private String cursorKey = "";
 
-    /** How long a cursor leads to the next page; Elasticsearch keeps the search's point in time as long. */
+    /**
+     * How long a cursor leads to the next page; no longer than Elasticsearch keeps the search's point in time
+     * between pages (2 minutes), after which the cursor is refused as expired all the same.
+     */
     @NotNull
     private Duration cursorTtl = Duration.minutes(2);
 
