@@ -11,6 +11,7 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -40,11 +41,16 @@ public class ProblemErrorHandler extends ErrorHandler {
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
+        // a request Jetty could not take is never followed on its connection: the client must know
+        fields.put(new HttpField(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString()));
         return ByteBuffer.wrap(body(status));
     }
 
     static void writeProblem(Response response, int code, Callback callback) {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        // what Jetty refuses itself leaves the request's body unread: the connection closes after this answer, and
+        // says so, or the client would send its next request on a connection about to go (these answers are rare)
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         response.write(true, ByteBuffer.wrap(body(code)), callback);
     }
 
