@@ -16,12 +16,13 @@ server:
     - type: http
       port: {{ include "profile-store.adminPort" . }}
   shutdownGracePeriod: {{ $c.shutdownGracePeriod }}
-  # request logs without query strings: a search's parameters are personal data (they are in the audit trail)
+  # request logs without query strings or matrix parameters: a search's parameters are personal data (they are in
+  # the audit trail), and a URI may carry a credential (refused, but logged all the same)
   requestLog:
     appenders:
       - type: console
         target: stdout
-        logFormat: '%h %l [%t] "%m %U %H" %s %b %D'
+        logFormat: '%h %l [%t] "%m %reqAttribute{loggedPath} %H" %s %b %D'
   registerDefaultExceptionMappers: false
   # threads are not renamed after the request's URL: a thread dump would show live search terms
   enableThreadNameFilter: false

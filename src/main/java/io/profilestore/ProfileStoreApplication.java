@@ -58,6 +58,7 @@ import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
+import io.profilestore.resources.LoggedPathFilter;
 import io.profilestore.resources.OpenApiResource;
 import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.SearchResource;
@@ -137,6 +138,11 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         var names = NameNormalizer.standard();
 
         Security.installOnAdminPort(environment, config.getAuth());
+        // the request log's path, without what a URI may carry that must not be logged, on both ports
+        for (var context : java.util.List.of(environment.servlets(), environment.admin())) {
+            context.addFilter("logged-path", new LoggedPathFilter())
+                    .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), false, "/*");
+        }
         // errors Jetty answers itself are problems too, on either role's ports
         environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
         environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
