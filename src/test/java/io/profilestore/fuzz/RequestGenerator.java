@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.profilestore.testing.OpenApiRefs;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -267,15 +268,7 @@ final class RequestGenerator {
     }
 
     private JsonNode resolve(JsonNode node) {
-        int hops = 0;
-        while (node.has("$ref") && hops++ < 10) {
-            JsonNode target = document;
-            for (String part : node.path("$ref").asText().substring(2).split("/")) {
-                target = target.path(part.replace("~1", "/").replace("~0", "~"));
-            }
-            node = target;
-        }
-        return node;
+        return OpenApiRefs.resolve(document, node);
     }
 
     private String odd() {

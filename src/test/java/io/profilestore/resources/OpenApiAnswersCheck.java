@@ -8,6 +8,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.dialect.Dialects;
+import io.profilestore.testing.OpenApiRefs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,7 +86,7 @@ class OpenApiAnswersCheck {
             // where the response is in the document, as a JSON pointer: its schema is found from there
             String pointer = response.has("$ref") ? response.path("$ref").asText().substring(1)
                     : "/paths/" + escape(route.template()) + "/" + method.toLowerCase(Locale.ROOT) + "/responses/" + code;
-            response = resolve(document, response);
+            response = OpenApiRefs.resolve(document, response);
             if (response.isMissingNode()) {
                 findings.merge(name + ": a status the document does not give", 1, Integer::sum);
                 continue;
@@ -122,17 +123,5 @@ class OpenApiAnswersCheck {
     /** A JSON pointer's token, percent-encoded where a URI fragment needs it. */
     private static String escape(String token) {
         return token.replace("~", "~0").replace("/", "~1").replace("{", "%7B").replace("}", "%7D");
-    }
-
-    private static JsonNode resolve(JsonNode document, JsonNode node) {
-        int hops = 0;
-        while (node.has("$ref") && hops++ < 10) {
-            JsonNode target = document;
-            for (String part : node.path("$ref").asText().substring(2).split("/")) {
-                target = target.path(part.replace("~1", "/").replace("~0", "~"));
-            }
-            node = target;
-        }
-        return node;
     }
 }

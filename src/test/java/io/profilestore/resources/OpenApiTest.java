@@ -8,6 +8,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
+import io.profilestore.testing.OpenApiRefs;
 import io.profilestore.testing.Routes;
 import io.profilestore.testing.TestStack;
 import java.util.Locale;
@@ -65,8 +66,7 @@ class OpenApiTest {
             assertThat(responses.size()).as("answers of %s", name).isPositive();
             responses.fields().forEachRemaining(answer -> {
                 if (answer.getKey().startsWith("4") || answer.getKey().startsWith("5")) {
-                    var content = answer.getValue().has("$ref") ? resolve(document, answer.getValue().path("$ref").asText())
-                            : answer.getValue();
+                    var content = OpenApiRefs.resolve(document, answer.getValue());
                     assertThat(content.path("content").has("application/problem+json"))
                             .as("%s answers %s as a problem", name, answer.getKey()).isTrue();
                 }
@@ -77,13 +77,5 @@ class OpenApiTest {
             }
         }));
         assertThat(ids).hasSizeGreaterThan(10);
-    }
-
-    private static JsonNode resolve(JsonNode document, String ref) {
-        JsonNode node = document;
-        for (String part : ref.substring(2).split("/")) {
-            node = node.path(part.replace("~1", "/").replace("~0", "~"));
-        }
-        return node;
     }
 }
