@@ -1,6 +1,5 @@
 package io.profilestore.db;
 
-import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.VersionType;
@@ -145,54 +144,40 @@ public class SearchIndex {
         return results;
     }
 
-    /** How long a search's point in time lives between two pages. */
-    private static final String PAGE_KEEP_ALIVE = "2m";
     private static final double AS_TYPED_BOOST = 2.0;
 
     /**
      * One page of a search, sorted by how well the name matched (a reading as typed before one with the other
-     * keyboard layout), then by name, then by pid. The first page opens a point in time, and later pages read
-     * the same snapshot through it ({@code search_after}): paging is stable while writes go on.
+     * keyboard layout), then by name, then by pid: a total order, so a page continues exactly after the last hit
+     * of the one before ({@code search_after}) with no state kept in Elasticsearch between pages. A flood of first
+     * pages costs nothing after its answers, and paging is stable while writes go on: no hit twice, none skipped,
+     * except that a profile written or renamed meanwhile shows where its new sort place is, if that is still ahead.
+     * One hit more than the page is asked for, so that a page that holds the last hit says there is no next.
      */
     public SearchPage search(SearchCriteria criteria, int limit, String cursor) {
-        var page = cursor == null ? null : Cursor.decode(cursor);
-        String pit;
-        try {
-            pit = page != null ? page.pit()
-                    : client.openPointInTime(p -> p.index(alias).keepAlive(t -> t.time(PAGE_KEEP_ALIVE))).id();
-        } catch (IOException | ElasticsearchException e) {
-            throw new SearchUnavailableException("Elasticsearch could not open the search", e);
-        }
+        var after = cursor == null ? null : Cursor.decode(cursor);
         var query = query(criteria);
         try {
             var response = client.search(s -> {
-                s.pit(p -> p.id(pit).keepAlive(t -> t.time(PAGE_KEEP_ALIVE)))
+                s.index(alias)
                         .query(query)
-                        .size(limit)
+                        .size(limit + 1)
                         .trackTotalHits(t -> t.enabled(false))
                         .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
                         .sort(o -> o.field(f -> f.field("nameSort").order(SortOrder.Asc).missing("_last")
                                 .unmappedType(FieldType.Keyword)))
                         .sort(o -> o.field(f -> f.field("pid").order(SortOrder.Asc)));
-                if (page != null) {
-                    s.searchAfter(page.after());
+                if (after != null) {
+                    s.searchAfter(after.after());
                 }
                 return s;
             }, ProfileDocument.class);
             var hits = response.hits().hits();
-            var documents = hits.stream().map(Hit::source).toList();
-            String next = null;
-            if (hits.size() == limit) {
-                next = new Cursor(response.pitId() != null ? response.pitId() : pit, hits.get(hits.size() - 1).sort()).encode();
-            } else {
-                closeQuietly(pit);
-            }
-            return new SearchPage(documents, next);
+            var page = hits.subList(0, Math.min(limit, hits.size()));
+            String next = hits.size() > limit ? new Cursor(page.get(page.size() - 1).sort()).encode() : null;
+            return new SearchPage(page.stream().map(Hit::source).toList(), next);
         } catch (ElasticsearchException e) {
-            if (e.status() == 404 || "search_context_missing_exception".equals(e.error().type())) {
-                throw new InvalidSearchException("cursor-expired", "the cursor expired; start the search again");
-            }
-            if (e.status() == 400 && page != null) {
+            if (e.status() == 400 && after != null) {
                 throw new InvalidSearchException("invalid-query", "the cursor does not belong to this search");
             }
             throw new SearchUnavailableException("Elasticsearch refused the search", e);
@@ -201,15 +186,11 @@ public class SearchIndex {
         }
     }
 
-    /**
-     * Closes a point in time without waiting for the answer: the search that used it is answered one round trip
-     * sooner. A close that fails costs nothing lasting, the point in time expires by itself.
-     */
+    /** Closes a scan's point in time; a close that fails costs nothing lasting, it expires by itself. */
     private void closeQuietly(String pit) {
         try {
-            new ElasticsearchAsyncClient(client._transport()).closePointInTime(c -> c.id(pit))
-                    .exceptionally(failure -> null);
-        } catch (RuntimeException ignored) {
+            client.closePointInTime(c -> c.id(pit));
+        } catch (IOException | RuntimeException ignored) {
             // it expires by itself
         }
     }
@@ -253,12 +234,12 @@ public class SearchIndex {
         bool.must(m -> m.bool(anyReading.build()));
     }
 
-    /** Where the next page starts: the point in time, and the sort values of the last hit. */
-    record Cursor(String pit, List<FieldValue> after) {
+    /** Where the next page starts: the sort values of the last hit (sealed by the caller before it leaves). */
+    record Cursor(List<FieldValue> after) {
         private static final ObjectMapper JSON = new ObjectMapper();
 
         String encode() {
-            var node = JSON.createObjectNode().put("pit", pit);
+            var node = JSON.createObjectNode();
             var values = node.putArray("after");
             for (var value : after) {
                 if (value.isDouble()) {
@@ -284,10 +265,10 @@ public class SearchIndex {
                             : value.isIntegralNumber() ? FieldValue.of(value.longValue())
                             : FieldValue.of(value.asText()));
                 }
-                if (!node.path("pit").isTextual() || after.isEmpty()) {
+                if (after.isEmpty()) {
                     throw new IllegalArgumentException("incomplete cursor");
                 }
-                return new Cursor(node.path("pit").asText(), after);
+                return new Cursor(after);
             } catch (IOException | IllegalArgumentException e) {
                 throw new InvalidSearchException("invalid-query", "cursor is not a cursor this service gave out");
             }

@@ -192,7 +192,7 @@ class SearchTest {
     }
 
     @Test
-    void pagesAreStableWhileWritesGoOn() {
+    void pagesNeitherRepeatNorSkipWhileWritesGoOn() {
         var created = new ArrayList<UUID>();
         for (int i = 0; i < 5; i++) {
             created.add(create("Горбачёва", "Ирина"));
@@ -202,8 +202,10 @@ class SearchTest {
         var seen = new ArrayList<UUID>();
         var first = search.search(Map.of("phone", phone, "limit", "2"));
         first.json().path("items").forEach(item -> seen.add(UUID.fromString(item.path("pid").asText())));
-        // a profile created between two pages does not shift them
+        // a profile created between two pages does not shift them; with no snapshot held between pages, it shows
+        // if its place in the order (same score and name: its pid) is after the page already shown
         var late = create("Горбачёва", "Ирина");
+        boolean lateIsAhead = late.toString().compareTo(seen.get(seen.size() - 1).toString()) > 0;
         SearchApi.awaitIndexed(late, 1, INDEXED_WITHIN);
         String cursor = first.json().path("nextCursor").asText();
         while (!cursor.isEmpty()) {
@@ -213,7 +215,11 @@ class SearchTest {
             cursor = page.json().path("nextCursor").asText();
         }
 
-        assertThat(seen).hasSize(5).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(created);
+        var expected = new ArrayList<>(created);
+        if (lateIsAhead) {
+            expected.add(late);
+        }
+        assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(expected);
         assertThat(search.pids(Map.of("phone", phone, "limit", "10"))).hasSize(6);
     }
 

@@ -28,7 +28,7 @@ public final class CursorSeal {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
-    /** Far above any cursor of ours (a point in time's id and three sort values), far below a URL's limit. */
+    /** Far above any cursor of ours (three sort values, a long name among them), far below a URL's limit. */
     static final int MAX_LENGTH = 4096;
 
     private final SecretKey key;

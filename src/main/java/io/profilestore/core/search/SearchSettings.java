@@ -17,8 +17,8 @@ public class SearchSettings {
     private String cursorKey = "";
 
     /**
-     * How long a cursor leads to the next page; no longer than Elasticsearch keeps the search's point in time
-     * between pages (2 minutes), after which the cursor is refused as expired all the same.
+     * How long a cursor leads to the next page. Elasticsearch keeps nothing between pages, so this is the only
+     * bound: a cursor is a short-lived continuation, not a bookmark.
      */
     @NotNull
     private Duration cursorTtl = Duration.minutes(2);
