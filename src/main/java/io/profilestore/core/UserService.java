@@ -168,6 +168,9 @@ public class UserService {
         if (sources.size() > settings.getMaxMergeSources()) {
             throw invalid("a merge takes at most " + settings.getMaxMergeSources() + " sources, not " + sources.size());
         }
+        if (sources.stream().anyMatch(java.util.Objects::isNull)) {
+            throw invalid("sources must be uids, not null");
+        }
         if (new HashSet<>(sources).size() != sources.size()) {
             throw invalid("a source appears more than once");
         }

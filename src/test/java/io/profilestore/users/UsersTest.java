@@ -191,6 +191,11 @@ class UsersTest {
         assertProblem(api.merge(a.uid(), b.uid(), b.uid()), 400, "invalid-request");
         assertProblem(api.merge(a.uid(), b.uid(), c.uid(), d.uid(), e.uid()), 400, "invalid-request");
         assertProblem(api.merge(a.uid(), UUID.randomUUID()), 422, "user-not-found");
+        // the fuzzer's finding: a null among the sources was a 500
+        for (String sources : List.of("[null]", "[\"" + c.uid() + "\", null]")) {
+            assertProblem(api.send("POST", "/v1/users/" + a.uid() + "/merge", "application/json",
+                    "{\"sources\": " + sources + "}", java.util.Map.of()), 400, "invalid-request");
+        }
         assertProblem(api.merge(a.uid(), b.uid(), c.uid()), 422, "user-full");
         assertThat(api.merge(c.uid(), d.uid()).status()).isEqualTo(200);
         assertProblem(api.merge(a.uid(), d.uid()), 409, "conflict");
