@@ -175,7 +175,8 @@ public class SearchIndex {
             var hits = response.hits().hits();
             var page = hits.subList(0, Math.min(limit, hits.size()));
             String next = hits.size() > limit ? new Cursor(page.get(page.size() - 1).sort()).encode() : null;
-            return new SearchPage(page.stream().map(Hit::source).toList(), next);
+            return new SearchPage(page.stream().map(Hit::source).toList(),
+                    page.stream().map(hit -> List.copyOf(hit.matchedQueries().keySet())).toList(), next);
         } catch (ElasticsearchException e) {
             if (e.status() == 400 && after != null) {
                 throw new InvalidSearchException("invalid-query", "the cursor does not belong to this search");
@@ -210,7 +211,72 @@ public class SearchIndex {
         if (criteria.document() != null) {
             bool.filter(f -> f.term(t -> t.field("documents").value(criteria.document())));
         }
+        if (criteria.typed() != null) {
+            typed(bool, criteria.typed());
+        }
         return Query.of(q -> q.bool(bool.build()));
+    }
+
+    private static final List<String> NAME_FIELDS = List.of("surnameKey", "firstNameKey", "patronymicKey");
+    private static final float EXACT_SURNAME_BOOST = 4.0f;
+
+    /** The name of the clause that a hit matched when word {@code index} matched in this reading. */
+    public static String matchName(int index, NameNormalizer.Source source) {
+        return "q" + index + ":" + source.name();
+    }
+
+    /**
+     * What was typed into the one search box: every word must match. A name word matches when, in some reading,
+     * each of its parts begins a key of the surname, first name or patronymic; it scores 2 as typed, 1 with the
+     * other keyboard layout (the best reading counts), and 4 more when it is a whole surname key (Цой before Цоев).
+     * Numbers match a phone or a document exactly, dates the birth date, ids the pid, uid or master.
+     */
+    private static void typed(BoolQuery.Builder bool, io.profilestore.core.search.TypedQuery typed) {
+        for (int i = 0; i < typed.names().size(); i++) {
+            var word = typed.names().get(i);
+            var anyReading = new ArrayList<Query>();
+            for (var reading : word.readings()) {
+                boolean asTyped = reading.source() == NameNormalizer.Source.AS_TYPED;
+                var allParts = new BoolQuery.Builder();
+                for (var part : reading.words()) {
+                    var anyKey = new BoolQuery.Builder().minimumShouldMatch("1");
+                    for (String field : NAME_FIELDS) {
+                        for (String key : part) {
+                            anyKey.should(s -> s.prefix(p -> p.field(field).value(key)));
+                        }
+                    }
+                    allParts.filter(f -> f.bool(anyKey.build()));
+                }
+                String name = matchName(i, reading.source());
+                anyReading.add(Query.of(q -> q.constantScore(c -> c.filter(f -> f.bool(allParts.build()))
+                        .boost(asTyped ? 2.0f : 1.0f).queryName(name))));
+            }
+            bool.must(m -> m.disMax(d -> d.queries(anyReading)));
+            exactSurname(bool, word.readings());
+        }
+        for (var date : typed.dates()) {
+            bool.filter(f -> f.term(t -> t.field("birthDate").value(date.toString())));
+        }
+        for (var number : typed.numbers()) {
+            var either = new BoolQuery.Builder().minimumShouldMatch("1");
+            if (number.phone() != null) {
+                either.should(s -> s.term(t -> t.field("phones").value(number.phone())));
+            }
+            if (number.document() != null) {
+                either.should(s -> s.term(t -> t.field("documents").value(number.document())));
+            }
+            bool.filter(f -> f.bool(either.build()));
+        }
+        for (var id : typed.ids()) {
+            var any = new BoolQuery.Builder().minimumShouldMatch("1");
+            for (String field : List.of("pid", "uid", "masterUid")) {
+                any.should(s -> s.term(t -> t.field(field).value(id.toString())));
+            }
+            bool.filter(f -> f.bool(any.build()));
+        }
+        for (var email : typed.emails()) {
+            bool.filter(f -> f.term(t -> t.field("email").value(email)));
+        }
     }
 
     /** Some reading matches: each of its words begins one of the name's keys (prefix, on index_prefixes). */
@@ -232,6 +298,22 @@ public class SearchIndex {
             anyReading.should(s -> s.bool(allWords.build()));
         }
         bool.must(m -> m.bool(anyReading.build()));
+    }
+
+    /** A whole surname scores more than a longer one it begins (Цой before Цоев). */
+    private static void exactSurname(BoolQuery.Builder bool, List<NameNormalizer.Reading> readings) {
+        var exact = new ArrayList<Query>();
+        for (var reading : readings) {
+            if (reading.words().size() == 1) {
+                for (String key : reading.words().get(0)) {
+                    exact.add(Query.of(q -> q.constantScore(c -> c.filter(f -> f.term(t -> t.field("surnameKey").value(key)))
+                            .boost(EXACT_SURNAME_BOOST))));
+                }
+            }
+        }
+        if (!exact.isEmpty()) {
+            bool.should(s -> s.disMax(d -> d.queries(exact)));
+        }
     }
 
     /** Where the next page starts: the sort values of the last hit (sealed by the caller before it leaves). */

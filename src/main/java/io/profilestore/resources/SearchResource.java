@@ -24,12 +24,12 @@ public class SearchResource {
 
     @GET
     @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
-    public SearchResponse search(@QueryParam("surname") String surname, @QueryParam("firstName") String firstName,
+    public SearchResponse search(@QueryParam("q") String q, @QueryParam("surname") String surname, @QueryParam("firstName") String firstName,
             @QueryParam("patronymic") String patronymic, @QueryParam("birthDate") String birthDate,
             @QueryParam("phone") String phone, @QueryParam("document") String document,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
             @QueryParam("hydrate") String hydrate) {
-        return search.search(new SearchService.Request(surname, firstName, patronymic, birthDate, phone, document,
+        return search.search(new SearchService.Request(q, surname, firstName, patronymic, birthDate, phone, document,
                 limit(limit), cursor, flag("hydrate", hydrate)));
     }
 

@@ -161,7 +161,7 @@ public final class Bench {
                 () -> get("/v1/search?limit=20&surname=" + encode(surnamePrefix(dataset)))));
         run(Load.openLoop("raw Elasticsearch surname prefix query", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(surnamePrefix(dataset)),
-                        null, null, null, null, null)))));
+                        null, null, null, null, null, null)))));
         run(Load.openLoop("PostgreSQL baseline: surname prefix", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> postgres.surnamePrefix(names.read(surnamePrefix(dataset)).words().get(0).iterator().next()))));
 
@@ -169,7 +169,7 @@ public final class Bench {
                 () -> get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)])));
         run(Load.openLoop("raw Elasticsearch exact phone query", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null,
-                        dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)], null)))));
+                        dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)], null, null)))));
         run(Load.openLoop("PostgreSQL baseline: exact phone", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> postgres.phone(dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]))));
 

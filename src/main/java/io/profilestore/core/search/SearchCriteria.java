@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A search as the index understands it: each name field as its readings (see {@link NameNormalizer}), numbers as
- * digits, the birth date as a date. Absent criteria are null.
+ * digits, the birth date as a date, and what was typed into the one search box word by word. Absent criteria are null.
  */
 public record SearchCriteria(
         List<NameNormalizer.Reading> surname,
@@ -13,5 +13,6 @@ public record SearchCriteria(
         List<NameNormalizer.Reading> patronymic,
         LocalDate birthDate,
         String phone,
-        String document) {
+        String document,
+        TypedQuery typed) {
 }

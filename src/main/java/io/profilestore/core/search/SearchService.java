@@ -19,8 +19,8 @@ public class SearchService {
     public static final int MAX_TEXT = 100;
 
     /** The parameters of a search, as sent. */
-    public record Request(String surname, String firstName, String patronymic, String birthDate, String phone,
-            String document, Integer limit, String cursor, boolean hydrate) {
+    public record Request(String q, String surname, String firstName, String patronymic, String birthDate,
+            String phone, String document, Integer limit, String cursor, boolean hydrate) {
     }
 
     private final SearchIndex index;
@@ -43,10 +43,11 @@ public class SearchService {
                 name("patronymic", request.patronymic(), understood),
                 date(request.birthDate(), understood),
                 number("phone", request.phone(), Numbers::phone, understood),
-                number("document", request.document(), Numbers::document, understood));
+                number("document", request.document(), Numbers::document, understood),
+                typed(request.q(), understood));
         if (understood.isEmpty()) {
             throw new InvalidSearchException("invalid-query",
-                    "give at least one of surname, firstName, patronymic, birthDate, phone, document");
+                    "give at least one of q, surname, firstName, patronymic, birthDate, phone, document");
         }
         int limit = request.limit() == null ? 20 : request.limit();
         if (limit < 1 || limit > MAX_LIMIT) {
@@ -57,14 +58,14 @@ public class SearchService {
         String search = criteria.toString();
         String cursor = blankToNull(request.cursor());
         var page = index.search(criteria, limit, cursor == null ? null : cursors.open(cursor, search));
-        var items = page.hits().stream()
-                .map(d -> new SearchResponse.Item(d.pid(), d.uid(), d.masterUid(), d.surname(), d.firstName(),
-                        d.patronymic(), d.birthDate(), d.version(), null))
-                .toList();
-        if (request.hydrate()) {
-            items = hydrate(items);
+        var items = new ArrayList<SearchResponse.Item>();
+        for (int i = 0; i < page.hits().size(); i++) {
+            var d = page.hits().get(i);
+            items.add(new SearchResponse.Item(d.pid(), d.uid(), d.masterUid(), d.surname(), d.firstName(),
+                    d.patronymic(), d.birthDate(), d.version(), null, matched(criteria.typed(), page.matched().get(i))));
         }
-        return new SearchResponse(items, page.nextCursor() == null ? null : cursors.seal(page.nextCursor(), search),
+        return new SearchResponse(request.hydrate() ? hydrate(items) : items,
+                page.nextCursor() == null ? null : cursors.seal(page.nextCursor(), search),
                 understood);
     }
 
@@ -76,9 +77,37 @@ public class SearchService {
                 .map(item -> {
                     var row = rows.get(item.pid());
                     return new SearchResponse.Item(item.pid(), row.uid(), item.masterUid(), item.surname(),
-                            item.firstName(), item.patronymic(), item.birthDate(), row.version(), row.data());
+                            item.firstName(), item.patronymic(), item.birthDate(), row.version(), row.data(),
+                            item.matched());
                 })
                 .toList();
+    }
+
+    private TypedQuery typed(String q, Map<String, Object> understood) {
+        if (blankToNull(q) == null) {
+            return null;
+        }
+        var typed = TypedQuery.parse(q, names);
+        understood.put("q", typed.explained());
+        return typed;
+    }
+
+    /** For each name word of {@code q}, its best reading that this hit matched (as typed before another layout). */
+    private static List<SearchResponse.Match> matched(TypedQuery typed, List<String> clauses) {
+        if (typed == null || typed.names().isEmpty()) {
+            return null;
+        }
+        var matched = new ArrayList<SearchResponse.Match>();
+        for (int i = 0; i < typed.names().size(); i++) {
+            var word = typed.names().get(i);
+            for (var source : NameNormalizer.Source.values()) {
+                if (clauses.contains(SearchIndex.matchName(i, source))) {
+                    matched.add(new SearchResponse.Match(word.text(), word.describe(source)));
+                    break;
+                }
+            }
+        }
+        return matched;
     }
 
     private List<NameNormalizer.Reading> name(String parameter, String value, Map<String, Object> understood) {
