@@ -161,6 +161,11 @@ public final class Prerequisites {
                         + "`kubectl kustomize` (any kubectl 1.2x: https://kubernetes.io/docs/tasks/tools/)")));
         findings.add(onPath("yamllint").map(p -> Finding.found("yamllint", p.toString()))
                 .orElseGet(() -> installable("yamllint", "yamllint")));
+        // the console's browser tests drive Debian's Chromium through its ChromeDriver (Selenium)
+        findings.add(onPath("chromium").map(p -> Finding.found("Chromium", p.toString()))
+                .orElseGet(() -> installable("Chromium", "chromium")));
+        findings.add(onPath("chromedriver").map(p -> Finding.found("ChromeDriver", p.toString()))
+                .orElseGet(() -> installable("ChromeDriver", "chromium-driver")));
         findings.add(FAKETIME_LIBRARIES.stream().filter(Files::isRegularFile).findFirst()
                 .map(p -> Finding.found("libfaketime", p.toString()))
                 .orElseGet(() -> installable("libfaketime", "libfaketime")));

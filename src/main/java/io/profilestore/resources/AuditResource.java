@@ -33,6 +33,10 @@ public class AuditResource {
     public Page query(@QueryParam("actor") String actor, @QueryParam("pid") String pid, @QueryParam("from") String from,
             @QueryParam("to") String to, @QueryParam("before") String before, @QueryParam("limit") String limit) {
         int size = limit == null || limit.isBlank() ? 100 : number("limit", limit, 1, 1000);
+        if (actor != null && (actor.length() > 200 || actor.chars().anyMatch(Character::isISOControl))) {
+            // no actor has such a name; PostgreSQL's text cannot even hold a NUL
+            throw ProblemException.badRequest("actor must be an actor's name: at most 200 characters, no control characters");
+        }
         var records = log.query(blank(actor) ? null : actor, blank(pid) ? null : Pids.parse("pid", pid),
                 instant("from", from), instant("to", to),
                 blank(before) ? null : (long) number("before", before, 1, Integer.MAX_VALUE), size);

@@ -119,6 +119,21 @@ class AuditTest {
         assertThat(rest).isNotEmpty().allSatisfy(r -> assertThat(r.path("id").asLong()).isLessThan(before));
         assertThat(trail("actor=test-operator&to=" + started)).noneMatch(r -> r.path("pids").toString().contains(pid.toString()));
         assertProblem(admin.send("GET", "/v1/audit?from=yesterday", null, null, Map.of()), 400, "bad-request");
+        // the fuzzer's finding: a NUL, which PostgreSQL's text cannot hold, was a 503 postgres-unavailable
+        assertProblem(admin.send("GET", "/v1/audit?actor=%00", null, null, Map.of()), 400, "bad-request");
+    }
+
+    @Test
+    void aLookUpAskedWithANulIsRecordedAndAnswered() {
+        String phone = SearchApi.uniquePhone();
+        var pid = platform.create("{\"surname\": \"Нулева\", \"phones\": [\"" + phone + "\"]}").pid();
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+
+        var reply = operator.send("GET", "/v1/search?phone=" + phone.replaceAll("\\D", "") + "&surname=%00Нулев", null, null, Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        var recorded = trail("pid=" + pid).stream().filter(r -> r.path("action").asText().equals("GET /v1/search")).toList();
+        assertThat(recorded).singleElement().satisfies(r -> assertThat(r.path("request").asText()).contains("surname="));
     }
 
     @Test
