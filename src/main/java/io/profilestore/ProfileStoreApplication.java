@@ -172,6 +172,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new UserResource(users));
             jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.getSearch()))));
             jersey.register(new OpenApiResource());
+            jersey.register(new io.profilestore.resources.CallerResource());
+            if (config.getConsole().isEnabled()) {
+                io.profilestore.console.Console.install(environment, config.getConsole(), config.getAuth().isEnabled());
+            }
             jersey.register(new BodyLimitFeature());
             environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
                     .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");

@@ -113,6 +113,20 @@ public class ProfileStoreConfiguration extends Configuration {
         this.search = search;
     }
 
+    @Valid
+    @NotNull
+    private io.profilestore.console.ConsoleSettings console = new io.profilestore.console.ConsoleSettings();
+
+    @JsonProperty
+    public io.profilestore.console.ConsoleSettings getConsole() {
+        return console;
+    }
+
+    @JsonProperty
+    public void setConsole(io.profilestore.console.ConsoleSettings console) {
+        this.console = console;
+    }
+
     @JsonProperty
     public ProfileSettings getProfiles() {
         return profiles;

@@ -101,15 +101,17 @@ public final class RunLocal {
         app.get().run("migrate", CONFIG);
         app.get().run("server", CONFIG);
 
+        System.out.println("the operator console: http://localhost:" + app.get().port() + "/console/");
         int demo = demoCount(args);
         if (demo > 0) {
             var base = URI.create("http://localhost:" + app.get().port());
             int created = DemoLoader.load(base, demo, System.nanoTime());
-            System.out.printf("%ndemo data: %d profiles created. Try:%n"
+            System.out.printf("%ndemo data: %d profiles created. Open http://localhost:%d/console/ and type Bdfyjd,"
+                    + " kuznetsova anna, or a phone with spaces. Or try:%n"
                     + "  curl -s '%s/v1/search?surname=ivanov' | jq%n"
                     + "  curl -s '%s/v1/search?surname=kuzn&firstName=%%D0%%B0' | jq   # Kuzn..., А...%n"
                     + "  curl -s '%s/v1/search?surname=Bdfyjd' | jq    # Иванов, typed with the Latin layout on%n",
-                    created, base, base, base);
+                    created, app.get().port(), base, base, base);
         }
     }
 

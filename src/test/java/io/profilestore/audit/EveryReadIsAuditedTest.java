@@ -55,6 +55,8 @@ class EveryReadIsAuditedTest {
         var answeredWithData = new ArrayList<String>();
         // the OpenAPI document shows no person: anyone may read it, unaudited
         routes.remove("/openapi.json");
+        // nor does the caller's own name and roles (an operator's call is recorded all the same, without a profile)
+        routes.remove("/v1/me");
         for (String template : routes) {
             String path = concrete(template, pid, uid) + (template.equals("/v1/search") ? "?phone=" + phone.replaceAll("\\D", "") : "");
             for (String method : METHODS) {

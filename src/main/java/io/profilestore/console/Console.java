@@ -1,0 +1,98 @@
+package io.profilestore.console;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.servlets.assets.AssetServlet;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+
+/**
+ * The operator console: static files from the jar ({@code src/main/resources/console}) at {@code /console/}, and
+ * what the page needs to know of this service ({@code /console/settings.json}: whether tokens are asked for, and
+ * the OIDC provider to sign in with). The page holds no data and needs no token; every call it makes to the API
+ * carries the operator's own. Nothing is fetched from elsewhere: the page works offline.
+ */
+public final class Console {
+
+    public static final String PATH = "/console";
+
+    private Console() {
+    }
+
+    public static void install(Environment environment, ConsoleSettings settings, boolean authEnabled) {
+        var servlets = environment.servlets();
+        servlets.addFilter("console-headers", new Headers(settings))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, PATH + "/*", PATH);
+        servlets.addServlet("console-settings", new SettingsServlet(settings, authEnabled, environment.getObjectMapper()))
+                .addMapping(PATH + "/settings.json");
+        servlets.addServlet("console", new AssetServlet("/console", PATH + "/", "index.html", StandardCharsets.UTF_8))
+                .addMapping(PATH + "/*");
+    }
+
+    /**
+     * The page's own rules: scripts, styles and calls from this origin only (and the provider's token endpoint),
+     * no framing, no referrer, nothing cached (the page changes with each release and is small).
+     */
+    static final class Headers implements Filter {
+        private final String policy;
+
+        Headers(ConsoleSettings settings) {
+            String connect = "'self'" + (settings.getOidc().isConfigured() ? " " + settings.getOidc().tokenOrigin() : "");
+            policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src " + connect
+                    + "; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+        }
+
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            var http = (HttpServletResponse) response;
+            if ("/console".equals(((HttpServletRequest) request).getRequestURI())) {
+                http.sendRedirect(PATH + "/");
+                return;
+            }
+            http.setHeader("Content-Security-Policy", policy);
+            http.setHeader("Cache-Control", "no-store");
+            http.setHeader("X-Content-Type-Options", "nosniff");
+            http.setHeader("X-Frame-Options", "DENY");
+            http.setHeader("Referrer-Policy", "no-referrer");
+            chain.doFilter(request, response);
+        }
+    }
+
+    /** {@code /console/settings.json}: how the page signs in. */
+    static final class SettingsServlet extends HttpServlet {
+        private final byte[] body;
+
+        SettingsServlet(ConsoleSettings settings, boolean authEnabled, ObjectMapper json) {
+            var values = new LinkedHashMap<String, Object>();
+            values.put("authEnabled", authEnabled);
+            var oidc = settings.getOidc();
+            if (oidc.isConfigured()) {
+                values.put("oidc", java.util.Map.of("authorizationEndpoint", oidc.getAuthorizationEndpoint(),
+                        "tokenEndpoint", oidc.getTokenEndpoint(), "clientId", oidc.getClientId(), "scope", oidc.getScope()));
+            }
+            try {
+                body = json.writeValueAsBytes(values);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            response.setContentType("application/json");
+            response.getOutputStream().write(body);
+        }
+    }
+}
