@@ -36,6 +36,11 @@ final class AdminAuthFilter implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         var http = (HttpServletRequest) request;
+        if (CredentialsInUrl.carries(parameters(http))) {
+            refuse((HttpServletResponse) response, Problem.of(400, "credentials-in-url", "Credentials in the URL",
+                    CredentialsInUrl.DETAIL));
+            return;
+        }
         if (OPEN.contains(pathOf(http))) {
             chain.doFilter(request, response);
             return;
@@ -53,6 +58,37 @@ final class AdminAuthFilter implements Filter {
             return;
         }
         chain.doFilter(request, response);
+    }
+
+    /** The query's parameters (only the URL's: the admin port reads no form bodies), and the path's matrix ones. */
+    private static java.util.Map<String, java.util.List<String>> parameters(HttpServletRequest request) {
+        var parameters = new java.util.HashMap<String, java.util.List<String>>();
+        String query = request.getQueryString();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                int equals = pair.indexOf('=');
+                String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+                parameters.computeIfAbsent(name, n -> new java.util.ArrayList<>()).add(equals < 0 ? "" : decode(pair.substring(equals + 1)));
+            }
+        }
+        String uri = request.getRequestURI();
+        for (String segment : uri.split("/")) {
+            String[] parts = segment.split(";");
+            for (int i = 1; i < parts.length; i++) {
+                int equals = parts[i].indexOf('=');
+                parameters.computeIfAbsent(decode(equals < 0 ? parts[i] : parts[i].substring(0, equals)), n -> new java.util.ArrayList<>())
+                        .add(equals < 0 ? "" : decode(parts[i].substring(equals + 1)));
+            }
+        }
+        return parameters;
+    }
+
+    private static String decode(String text) {
+        try {
+            return java.net.URLDecoder.decode(text, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return text;
+        }
     }
 
     /** The path within the admin context, without a trailing slash (/healthcheck/ is /healthcheck). */

@@ -23,6 +23,20 @@ class CredentialsOnlyInHeaderTest {
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
 
+    static final String JWT = TestAuth.jwt("test-operator-jwt", List.of("operator"), java.time.Duration.ofMinutes(5));
+
+    @Test
+    void aTokenInTheAdminPortsUrlIsRefusedToo() {
+        var admin = new Api(APP.getAdminPort()).as(TestAuth.ADMIN);
+        var anonymous = admin.as(null);
+        assertProblem(anonymous.send("GET", "/healthcheck?access_token=" + TestAuth.ADMIN, null, null, Map.of()),
+                400, "credentials-in-url");
+        assertProblem(admin.send("GET", "/threads?access_token=" + TestAuth.ADMIN, null, null, Map.of()),
+                400, "credentials-in-url");
+        assertProblem(admin.send("GET", "/threads?x=" + JWT, null, null, Map.of()), 400, "credentials-in-url");
+        assertThat(anonymous.send("GET", "/healthcheck", null, null, Map.of()).status()).isIn(200, 500);
+    }
+
     @Test
     void aTokenInTheQueryStringIsRefusedAndNotRecorded() {
         var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
@@ -33,7 +47,10 @@ class CredentialsOnlyInHeaderTest {
 
         for (String query : List.of("access_token=" + TestAuth.OPERATOR, "ACCESS_TOKEN=" + TestAuth.OPERATOR,
                 "access%5Ftoken=" + TestAuth.OPERATOR, "x=1&access_token=" + TestAuth.OPERATOR,
-                "api_key=" + TestAuth.OPERATOR, "apikey=" + TestAuth.OPERATOR, "token=" + TestAuth.OPERATOR)) {
+                "api_key=" + TestAuth.OPERATOR, "apikey=" + TestAuth.OPERATOR, "token=" + TestAuth.OPERATOR,
+                // the reviewer's finding: a token under any other name was answered, and recorded in the audit trail
+                "authorization=Bearer%20" + TestAuth.OPERATOR, "key=" + TestAuth.OPERATOR, "surname=" + TestAuth.OPERATOR,
+                "id_token=" + JWT, "q=" + JWT, "accessToken=" + TestAuth.OPERATOR)) {
             assertProblem(anonymous.send("GET", "/v1/profiles/" + pid + "?" + query, null, null, Map.of()),
                     400, "credentials-in-url");
             assertProblem(operator.send("GET", "/v1/profiles/" + pid + "?" + query, null, null, Map.of()),

@@ -21,7 +21,7 @@ public final class PersonalData {
 
     private static final Set<String> FIELDS = Set.of("surname", "firstName", "patronymic", "email", "number");
     /** The search parameters that carry personal data. */
-    private static final Set<String> QUERY_FIELDS = Set.of("surname", "firstName", "patronymic", "phone", "document");
+    private static final Set<String> QUERY_FIELDS = Set.of("q", "surname", "firstName", "patronymic", "phone", "document");
     private static final Set<String> SENT = ConcurrentHashMap.newKeySet();
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -81,6 +81,18 @@ public final class PersonalData {
                     value = raw;
                 }
                 note(value);
+                if ("q".equals(name)) {
+                    // the search box: each word, and what its numbers are as digits
+                    // (pids and uids are not personal data, and logs name them)
+                    for (String word : value.split("[\\s,;]+")) {
+                        if (!word.matches("(?i)[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")) {
+                            note(word);
+                        }
+                    }
+                    if (!value.matches("(?is).*[0-9a-f]{8}-[0-9a-f]{4}.*")) {
+                        note(value.replaceAll("\\D", ""));
+                    }
+                }
                 if ("phone".equals(name) || "document".equals(name)) {
                     note(value.replaceAll("\\D", ""));
                 }

@@ -94,7 +94,10 @@ public final class TestAuth {
         } catch (JOSEException e) {
             throw new IllegalStateException(e);
         }
-        return jwt.serialize();
+        String token = jwt.serialize();
+        // a JWT is a credential too: the log scan looks for every one the tests made
+        PersonalData.note(token);
+        return token;
     }
 
     private static Path write(String prefix, String suffix, String content) {
