@@ -30,6 +30,12 @@ public final class CursorSeal {
     private static final int TAG_BITS = 128;
     /** Far above any cursor of ours (three sort values, a long name among them), far below a URL's limit. */
     static final int MAX_LENGTH = 4096;
+    /**
+     * What is sealed is padded to a multiple of this, since AES-GCM keeps the length of what it seals, and the
+     * cursor's length would tell the length of the last hit's name.
+     */
+    static final int BLOCK = 256;
+    private static final byte PAD = ' ';
 
     private final SecretKey key;
     private final Duration ttl;
@@ -63,9 +69,11 @@ public final class CursorSeal {
         }
     }
 
-    /** The sealed form of a cursor for the search described by {@code search}. */
+    /** The sealed form of a cursor (which ends in no space) for the search described by {@code search}. */
     public String seal(String cursor, String search) {
-        byte[] plain = cursor.getBytes(StandardCharsets.UTF_8);
+        byte[] unpadded = cursor.getBytes(StandardCharsets.UTF_8);
+        byte[] plain = Arrays.copyOf(unpadded, (unpadded.length / BLOCK + 1) * BLOCK);
+        Arrays.fill(plain, unpadded.length, plain.length, PAD);
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
         long expires = clock.millis() + ttl.toMillis();
@@ -104,7 +112,11 @@ public final class CursorSeal {
         if (buffer.getLong() < clock.millis()) {
             throw new InvalidSearchException("cursor-expired", "the cursor expired; start the search again");
         }
-        return new String(inside, Long.BYTES, inside.length - Long.BYTES, StandardCharsets.UTF_8);
+        int end = inside.length;
+        while (end > Long.BYTES && inside[end - 1] == PAD) {
+            end--;
+        }
+        return new String(inside, Long.BYTES, end - Long.BYTES, StandardCharsets.UTF_8);
     }
 
     private Cipher cipher(int mode, byte[] nonce, String search) throws GeneralSecurityException {
