@@ -173,6 +173,12 @@ public final class Bench {
         run(Load.openLoop("PostgreSQL baseline: exact phone", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> postgres.phone(dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]))));
 
+        run(Load.openLoop("GET /v1/search q, a name as typed", rate(50), options.warmup(), options.duration(),
+                () -> get("/v1/search?limit=20&q=" + encode(typedName(dataset)))));
+        run(Load.openLoop("raw Elasticsearch q query", rate(50), options.warmup(), options.duration(),
+                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
+                        io.profilestore.core.search.TypedQuery.parse(typedName(dataset), names))))));
+
         run(indexLag());
         return Report.write(options, results, notes);
     }
@@ -372,6 +378,23 @@ public final class Bench {
         }
         int length = Math.min(surname.length(), 2 + random.nextInt(5));
         return surname.substring(0, length).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A person as an operator types them into the search box: the whole surname and the first letters of the first
+     * name, in either order, a third of them in Latin letters.
+     */
+    private String typedName(Dataset dataset) {
+        var random = ThreadLocalRandom.current();
+        int i = random.nextInt(dataset.size);
+        String surname = dataset.surnames[i];
+        String first = dataset.firstNames[i];
+        first = first.substring(0, Math.min(first.length(), 1 + random.nextInt(4)));
+        String typed = random.nextBoolean() ? surname + " " + first : first + " " + surname;
+        if (random.nextInt(3) == 0 && typed.codePoints().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.CYRILLIC)) {
+            typed = romanize.transliterate(typed);
+        }
+        return typed.toLowerCase(Locale.ROOT);
     }
 
     private static String encode(String value) {

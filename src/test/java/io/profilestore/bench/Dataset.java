@@ -20,8 +20,9 @@ final class Dataset {
     final long seed;
     final int size;
     final List<UUID> pids;
-    /** Of each profile, what the searches look for: its surname as stored, and its phone's digits. */
+    /** Of each profile, what the searches look for: its surname and first name as stored, its phone's digits. */
     final String[] surnames;
+    final String[] firstNames;
     final String[] phones;
 
     private Dataset(long seed, int size, List<UUID> pids) {
@@ -29,11 +30,13 @@ final class Dataset {
         this.size = size;
         this.pids = pids;
         this.surnames = new String[size];
+        this.firstNames = new String[size];
         this.phones = new String[size];
         var generator = generator();
         for (int i = 0; i < size; i++) {
             var data = generator.next();
             surnames[i] = data.path("surname").asText();
+            firstNames[i] = data.path("firstName").asText();
             phones[i] = data.path("phones").get(0).asText().replaceAll("\\D", "");
         }
     }

@@ -143,7 +143,12 @@ class ConsoleTest {
                 .doesNotContain("%D0").doesNotContain(digits.substring(1, 4));
         browser.screenshot("search");
 
-        browser.find("#results a[href='#/profile/" + ivanov.pid() + "']").click();
+        // from the keyboard alone: Enter in the box goes to the first hit, Enter on it opens it
+        typeAndFind("Иванов Пётр Сергеевич " + digits, ivanov.pid());
+        browser.find("#q").sendKeys(Keys.ENTER);
+        browser.until(d -> ("#/profile/" + ivanov.pid()).equals(d.switchTo().activeElement().getAttribute("href")
+                .replaceFirst("^.*(#/profile/)", "$1")), "the first hit focused");
+        browser.driver().switchTo().activeElement().sendKeys(Keys.ENTER);
         browser.until(d -> d.findElement(By.id("profile-title")).getText().equals("Иванов Пётр Сергеевич"), "the profile");
         browser.until(d -> !d.findElements(By.cssSelector("#user-profiles a[href='#/profile/" + ivanov.pid() + "']")).isEmpty(),
                 "the user's profiles");
