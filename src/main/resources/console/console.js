@@ -63,10 +63,19 @@
       throw new ApiError(0, { title: t("err.network"), detail: "" });
     }
     const text = await response.text();
-    const json = text ? JSON.parse(text) : null;
+    let json = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch (e) {
+      // not ours (a proxy's page): the status speaks for itself
+    }
     if (!response.ok) {
       if (response.status === 401 && settings.authEnabled) signOut(false);
       throw new ApiError(response.status, json);
+    }
+    if (text && json === null) {
+      // answered, but not by this service (a proxy's page)
+      throw new ApiError(502, { title: String(response.status), detail: t("err.network") });
     }
     return { json, etag: response.headers.get("ETag") };
   }
@@ -137,11 +146,11 @@
   /** Back from the provider with ?code=…&state=…: trade the code for a token, then forget both from the URL. */
   async function finishProviderSignIn() {
     const params = new URLSearchParams(location.search);
-    if (!settings.oidc || !params.has("code")) return false;
+    if (!settings.oidc || !(params.has("code") || params.has("error"))) return false;
     history.replaceState(null, "", redirectUri() + location.hash);
     const saved = JSON.parse(sessionStorage.getItem(OIDC_STATE) || "null");
     sessionStorage.removeItem(OIDC_STATE);
-    if (!saved || saved.state !== params.get("state")) {
+    if (params.has("error") || !saved || saved.state !== params.get("state")) {
       say(t("err.401"), true);
       return false;
     }
@@ -164,6 +173,14 @@
   function show(view) {
     ["sign-in", "search", "profile", "audit"].forEach((name) => { $("view-" + name).hidden = name !== view; });
   }
+  /** A fragment's part, decoded; a malformed one (a hand-edited URL) reads as typed. */
+  function decoded(text) {
+    try {
+      return decodeURIComponent(text);
+    } catch (e) {
+      return text;
+    }
+  }
   function route() {
     if (!me) {
       show("sign-in");
@@ -171,12 +188,12 @@
     }
     const hash = location.hash || "#/search/";
     if (hash.startsWith("#/profile/")) {
-      openProfile(decodeURIComponent(hash.slice("#/profile/".length)));
+      openProfile(decoded(hash.slice("#/profile/".length)));
     } else if (hash.startsWith("#/audit") && has("admin")) {
       show("audit");
     } else {
       show("search");
-      const typed = decodeURIComponent(hash.startsWith("#/search/") ? hash.slice("#/search/".length) : "");
+      const typed = decoded(hash.startsWith("#/search/") ? hash.slice("#/search/".length) : "");
       if ($("q").value !== typed) $("q").value = typed;
       search(typed, []);
       $("q").focus();
@@ -213,17 +230,47 @@
       say("");
       next = answer.nextCursor || null;
       render(answer);
+      if (!answer.items.length && UUID.test(typed)) await showUserOf(typed);
     } catch (e) {
       if (e.name === "AbortError") return;
+      if (e.status === 400 && pages.length && e.problem && (e.problem.type || "").endsWith("/cursor-expired")) {
+        // a page asked for after its cursor's two minutes: start the search again from its first page
+        search(typed, []);
+        return;
+      }
       render(null);
       // a query that cannot be read is shown as a hint, not an alarm
       if (e.status === 400) $("reading").textContent = e.problem && e.problem.detail || "";
       else fail(e);
     }
   }
+
+  const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
+
+  /**
+   * A uid that search does not find may be a user merged into another: its profiles moved to the master, and the
+   * user answers with the master (resolvedFrom), whose profiles are listed instead.
+   */
+  async function showUserOf(typed) {
+    try {
+      const user = (await api("GET", "/v1/users/" + encodeURIComponent(typed.trim()))).json;
+      if ($("q").value !== typed) return;
+      $("no-hits").hidden = true;
+      const line = $("merged-line");
+      line.textContent = user.resolvedFrom ? t("user.merged", { from: user.resolvedFrom, uid: user.uid }) : t("user.line", { uid: user.uid });
+      line.hidden = false;
+      const list = $("merged-profiles");
+      fillProfiles(list, user.profiles);
+      list.hidden = false;
+    } catch (e) {
+      // not a user either: "nobody found" stands
+    }
+  }
   function render(answer) {
     const body = $("results").querySelector("tbody");
     body.replaceChildren();
+    $("merged-line").hidden = true;
+    $("merged-profiles").hidden = true;
     $("results").hidden = !answer || !answer.items.length;
     $("no-hits").hidden = !answer || answer.items.length > 0;
     $("prev").hidden = !answer || cursors.length === 0;
@@ -309,9 +356,11 @@
     $("user-line").textContent = user.resolvedFrom
       ? t("user.merged", { from: user.resolvedFrom, uid: user.uid })
       : t("user.line", { uid: user.uid });
-    const list = $("user-profiles");
+    fillProfiles($("user-profiles"), user.profiles);
+  }
+  function fillProfiles(list, profiles) {
     list.replaceChildren();
-    user.profiles.forEach((p) => {
+    profiles.forEach((p) => {
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = "#/profile/" + p.pid;
@@ -434,7 +483,8 @@
     document.addEventListener("keydown", (event) => {
       if (event.key === "/" && document.activeElement.tagName !== "INPUT" && document.activeElement.tagName !== "TEXTAREA") {
         event.preventDefault();
-        location.hash = "#/search/" + encodeURIComponent($("q").value);
+        if ($("view-search").hidden) location.hash = "#/search/" + encodeURIComponent($("q").value);
+        else $("q").focus();
       }
     });
     $("next").addEventListener("click", () => search($("q").value, cursors.concat([next])));

@@ -181,6 +181,11 @@ public class SearchIndex {
             if (e.status() == 400 && after != null) {
                 throw new InvalidSearchException("invalid-query", "the cursor does not belong to this search");
             }
+            if (e.status() == 400) {
+                // a search Elasticsearch will not run as asked (too many words and variants, say): the caller's
+                // to change, not an outage
+                throw new InvalidSearchException("invalid-query", "this search cannot be run as asked; use fewer or shorter words");
+            }
             throw new SearchUnavailableException("Elasticsearch refused the search", e);
         } catch (IOException e) {
             throw new SearchUnavailableException("Elasticsearch could not be reached", e);
@@ -219,6 +224,7 @@ public class SearchIndex {
 
     private static final List<String> NAME_FIELDS = List.of("surnameKey", "firstNameKey", "patronymicKey");
     private static final float EXACT_SURNAME_BOOST = 4.0f;
+    private static final float OTHER_FIELD_BOOST = 0.5f;
 
     /** The name of the clause that a hit matched when word {@code index} matched in this reading. */
     public static String matchName(int index, NameNormalizer.Source source) {
@@ -253,6 +259,7 @@ public class SearchIndex {
             }
             bool.must(m -> m.disMax(d -> d.queries(anyReading)));
             exactSurname(bool, word.readings());
+            otherNameFields(bool, word.readings());
         }
         for (var date : typed.dates()) {
             bool.filter(f -> f.term(t -> t.field("birthDate").value(date.toString())));
@@ -298,6 +305,27 @@ public class SearchIndex {
             anyReading.should(s -> s.bool(allWords.build()));
         }
         bool.must(m -> m.bool(anyReading.build()));
+    }
+
+    /**
+     * A word that also begins the first name or patronymic scores a little more: Пётр begins Петров too, and
+     * Петров Пётр should come before Петров Алексей; Иванова О. И. before Иванова Ольга Петровна.
+     */
+    private static void otherNameFields(BoolQuery.Builder bool, List<NameNormalizer.Reading> readings) {
+        var other = new ArrayList<Query>();
+        for (var reading : readings) {
+            if (reading.words().size() == 1) {
+                for (String field : List.of("firstNameKey", "patronymicKey")) {
+                    for (String key : reading.words().get(0)) {
+                        other.add(Query.of(q -> q.constantScore(c -> c.filter(f -> f.prefix(p -> p.field(field).value(key)))
+                                .boost(OTHER_FIELD_BOOST))));
+                    }
+                }
+            }
+        }
+        if (!other.isEmpty()) {
+            bool.should(s -> s.disMax(d -> d.queries(other)));
+        }
     }
 
     /** A whole surname scores more than a longer one it begins (Цой before Цоев). */

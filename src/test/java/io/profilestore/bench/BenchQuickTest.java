@@ -18,7 +18,7 @@ class BenchQuickTest {
             "PUT /v1/profiles/{pid} with If-Match", "PostgreSQL baseline: update with version check",
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
-            "PostgreSQL baseline: exact phone", "index lag");
+            "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query", "index lag");
 
     /** One row of the report's results table: the scenario and its errors column. */
     record Row(String scenario, String errors) {

@@ -213,6 +213,13 @@ class ConsoleTest {
         browser.script("document.getElementById('user-line').scrollIntoView()");
         browser.screenshot("admin");
 
+        // the merged user's uid, typed into the search box, leads to its master and the profiles now there
+        browser.find("#nav-search").click();
+        browser.find("#q").sendKeys(merged.uid().toString());
+        browser.until(d -> d.findElement(By.id("merged-line")).getText()
+                .equals("User " + merged.uid() + " was merged into this master, " + kept.uid() + "."), "the master shown");
+        assertThat(browser.driver().findElements(By.cssSelector("#merged-profiles a[href='#/profile/" + merged.pid() + "']"))).hasSize(1);
+        browser.open(console() + "#/profile/" + kept.pid());
         browser.find("#unmerge-source").sendKeys(merged.uid().toString());
         browser.find("#unmerge").click();
         browser.until(d -> d.findElements(By.cssSelector("#user-profiles a[href='#/profile/" + merged.pid() + "']")).isEmpty(),

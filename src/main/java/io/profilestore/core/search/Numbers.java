@@ -12,8 +12,14 @@ import java.util.Optional;
  */
 public final class Numbers {
 
+    /** Strict: 31.02.1980 is no date, not 29.02.1980. */
     private static final List<DateTimeFormatter> DATES = List.of(
-            DateTimeFormatter.ISO_LOCAL_DATE, DateTimeFormatter.ofPattern("dd.MM.uuuu"));
+            DateTimeFormatter.ISO_LOCAL_DATE,
+            DateTimeFormatter.ofPattern("d.M.uuuu").withResolverStyle(java.time.format.ResolverStyle.STRICT),
+            DateTimeFormatter.ofPattern("d/M/uuuu").withResolverStyle(java.time.format.ResolverStyle.STRICT));
+    /** Birth dates searched for lie within these years (the index's dates are four-digit years). */
+    private static final int FIRST_YEAR = 1850;
+    private static final int LAST_YEAR = 2150;
 
     private Numbers() {
     }
@@ -42,14 +48,15 @@ public final class Numbers {
         return digits.isEmpty() || digits.length() > 30 ? Optional.empty() : Optional.of(digits);
     }
 
-    /** A date written as 1985-03-07 or 07.03.1985. */
+    /** A date written as 1985-03-07, 07.03.1985 (7.3.1985) or 07/03/1985, of a year from 1850 to 2150. */
     public static Optional<LocalDate> date(String text) {
         if (text == null) {
             return Optional.empty();
         }
         for (var format : DATES) {
             try {
-                return Optional.of(LocalDate.parse(text.strip(), format));
+                var date = LocalDate.parse(text.strip(), format);
+                return date.getYear() < FIRST_YEAR || date.getYear() > LAST_YEAR ? Optional.empty() : Optional.of(date);
             } catch (DateTimeParseException notThisOne) {
                 // try the next format
             }

@@ -38,8 +38,12 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
     public record NumberWord(String text, String phone, String document) {
     }
 
-    private static final Pattern SEPARATORS = Pattern.compile("[\\s,;]+");
-    private static final Pattern NUMBER_PART = Pattern.compile("[+(]*\\d[\\d()\\-]*");
+    /** White space of any kind (a phone pasted with no-break spaces), commas, semicolons. */
+    private static final Pattern SEPARATORS = Pattern.compile("[\\s\\p{Z},;]+");
+    private static final Pattern NUMBER_PART = Pattern.compile("[+(]*\\d[\\d().\\-]*");
+    /** What looks like a date: read as one, or refused, never taken for a number. */
+    private static final Pattern DATE_SHAPE = Pattern.compile("\\d{1,2}[./]\\d{1,2}[./]\\d+|\\d{4,}-\\d{1,2}-\\d{1,2}");
+    private static final Pattern LETTER_OR_DIGIT = Pattern.compile("[\\p{L}\\p{N}]");
     private static final Pattern ID = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
@@ -52,7 +56,7 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
         // commas and semicolons end a number: "45 06 123456, +7 912 345 67 89" is two
         var words = new ArrayList<String>();
         for (String piece : input.strip().split("(?<=[,;])")) {
-            for (String word : SEPARATORS.split(piece.strip())) {
+            for (String word : SEPARATORS.split(piece)) {
                 if (!word.isEmpty()) {
                     words.add(word);
                 }
@@ -68,6 +72,10 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
         var number = new StringBuilder();
         int count = 0;
         for (String word : words) {
+            if (DATE_SHAPE.matcher(word).matches() && Numbers.date(word).isEmpty()) {
+                throw new InvalidSearchException("invalid-query",
+                        "q has a date that is no date: give it as 07.03.1985 or 1985-03-07, a year from 1850 to 2150");
+            }
             boolean numeric = NUMBER_PART.matcher(word).matches() && Numbers.date(word).isEmpty();
             // a run of numeric words is one number; a word starting with + starts a new one
             if (number.length() > 0 && (!numeric || word.startsWith("+"))) {
@@ -86,18 +94,22 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
                 number.append(number.length() > 0 ? " " : "").append(word);
             } else if (ID.matcher(word).matches()) {
                 ids.add(UUID.fromString(word));
-                readAs.add(Map.of("input", word, "as", "pid or uid", "id", ids.get(ids.size() - 1).toString()));
+                readAs.add(ordered("input", word, "as", "pid or uid", "id", ids.get(ids.size() - 1).toString()));
             } else if (Numbers.date(word).isPresent()) {
                 dates.add(Numbers.date(word).get());
-                readAs.add(Map.of("input", word, "as", "birthDate", "date", dates.get(dates.size() - 1).toString()));
+                readAs.add(ordered("input", word, "as", "birthDate", "date", dates.get(dates.size() - 1).toString()));
             } else if (EMAIL.matcher(word).matches()) {
                 emails.add(word.toLowerCase(Locale.ROOT));
-                readAs.add(Map.of("input", word, "as", "email", "email", emails.get(emails.size() - 1)));
+                readAs.add(ordered("input", word, "as", "email", "email", emails.get(emails.size() - 1)));
             } else {
                 var readings = normalizer.queryReadings(word);
                 if (!readings.isEmpty()) {
                     names.add(new NameWord(word, readings));
                     readAs.add(describe(names.get(names.size() - 1)));
+                } else if (LETTER_OR_DIGIT.matcher(word).find()) {
+                    // every word must match: one that cannot be read is refused, never left out
+                    throw new InvalidSearchException("invalid-query", "q has a word that is neither a name, a date, "
+                            + "a phone or document number, an id nor an e-mail");
                 }
             }
         }
@@ -120,10 +132,10 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
     private static Map<String, Object> describe(NameWord name) {
         var readings = new ArrayList<Map<String, Object>>();
         for (var reading : name.readings()) {
-            readings.add(Map.of("reading", name.describe(reading.source()),
+            readings.add(ordered("reading", name.describe(reading.source()),
                     "words", reading.words().stream().map(List::copyOf).toList()));
         }
-        return Map.of("input", name.text(), "as", "name", "readings", readings);
+        return ordered("input", name.text(), "as", "name", "readings", readings);
     }
 
     private static Map<String, Object> describe(NumberWord number) {
@@ -141,6 +153,24 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
 
     /** How each word was read, in the order typed, for the answer's {@code query}: why a hit matched. */
     public Map<String, Object> explained() {
-        return Map.of("input", input, "words", readAs);
+        return ordered("input", input, "words", readAs);
+    }
+
+    /**
+     * A map in the order given: the answer reads in a stable order, and the search's text (which a cursor is
+     * sealed to, and which another instance must make alike) does not depend on a JVM's hash salt.
+     */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        var map = new LinkedHashMap<String, Object>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+
+    /** The search as typed: what a cursor is sealed to (the readings follow from it). */
+    @Override
+    public String toString() {
+        return "TypedQuery[" + input + "]";
     }
 }
