@@ -1,6 +1,7 @@
 // The operator console. Plain JavaScript, no library, nothing fetched from elsewhere: the page works offline.
-// The token lives in this tab's sessionStorage only; search terms live in the URL's fragment, which never leaves
-// the browser (no history entry on the server, no Referer). Everything shown is set as text, never as HTML.
+// The token lives in this tab's sessionStorage only; search terms live in the page URL's fragment, which never
+// leaves the browser, and go to the service in a request body (POST /v1/search), never in a URL. Everything shown
+// is set as text, never as HTML.
 "use strict";
 (function () {
   const TOKEN = "profile-store.token";
@@ -222,11 +223,12 @@
       return;
     }
     pending = new AbortController();
-    const params = new URLSearchParams({ q: typed, limit: String(PAGE) });
+    // the terms go in the body: a URL is kept by proxies and logs, a body is not
+    const body = { q: typed, limit: PAGE };
     const cursor = pages.length ? pages[pages.length - 1] : null;
-    if (cursor) params.set("cursor", cursor);
+    if (cursor) body.cursor = cursor;
     try {
-      const answer = (await api("GET", "/v1/search?" + params, undefined, {}, pending.signal)).json;
+      const answer = (await api("POST", "/v1/search", body, {}, pending.signal)).json;
       say("");
       next = answer.nextCursor || null;
       render(answer);
@@ -266,7 +268,9 @@
       // not a user either: "nobody found" stands
     }
   }
+  let shown = null;      // the answer on screen, rendered again when the language changes
   function render(answer) {
+    shown = answer;
     const body = $("results").querySelector("tbody");
     body.replaceChildren();
     $("merged-line").hidden = true;
@@ -287,7 +291,7 @@
       link.href = "#/profile/" + item.pid;
       link.textContent = [item.surname, item.firstName, item.patronymic].filter(Boolean).join(" ") || item.pid;
       name.append(link);
-      const matched = (item.matched || []).map((m) => m.input + ": " + m.reading).join("; ");
+      const matched = (item.matched || []).map((m) => m.input + ": " + t("reading." + m.reading)).join("; ");
       row.append(name, cell(item.birthDate || ""), cell(matched, "matched"), cell(item.pid.slice(0, 8)));
       body.append(row);
     });
@@ -460,6 +464,7 @@
       lang = lang === "ru" ? "en" : "ru";
       localStorage.setItem(LANG, lang);
       translatePage();
+      if (shown) render(shown);
     });
     $("sign-in-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -31,7 +31,10 @@ window.CONSOLE_TEXT = {
     "err.503": "The service cannot do this right now: {detail}",
     "err.network": "The service cannot be reached.",
     "err.other": "{title}: {detail}",
-    "loading": "Loading…"
+    "loading": "Loading…",
+    "reading.as typed": "as typed", "reading.transliterated from Latin": "transliterated from Latin",
+    "reading.typed with the Latin layout on": "typed with the Latin layout on",
+    "reading.typed with the Cyrillic layout on": "typed with the Cyrillic layout on"
   },
   ru: {
     "nav.search": "Поиск", "nav.audit": "Журнал аудита", "signOut": "Выйти",
@@ -63,6 +66,9 @@ window.CONSOLE_TEXT = {
     "err.503": "Сервис сейчас не может это сделать: {detail}",
     "err.network": "Сервис недоступен.",
     "err.other": "{title}: {detail}",
-    "loading": "Загрузка…"
+    "loading": "Загрузка…",
+    "reading.as typed": "как набрано", "reading.transliterated from Latin": "из латиницы",
+    "reading.typed with the Latin layout on": "набрано в латинской раскладке",
+    "reading.typed with the Cyrillic layout on": "набрано в русской раскладке"
   }
 };

@@ -52,6 +52,17 @@ public final class AuditContext {
         return records;
     }
 
+    /**
+     * What was asked, when the URL does not say it all (a search sent in a body): the audit record shows this
+     * instead of the path and query.
+     */
+    public static void asked(String request) {
+        var current = CURRENT.get();
+        if (current != null) {
+            CURRENT.set(new Request(current.caller(), current.action(), request));
+        }
+    }
+
     static Request current() {
         return CURRENT.get();
     }

@@ -5,13 +5,17 @@ import io.profilestore.core.search.SearchService;
 import io.profilestore.resources.problems.ProblemException;
 import io.profilestore.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
+import io.profilestore.api.SearchRequest;
+import io.profilestore.audit.AuditContext;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code GET /v1/search}: operators' look-ups. */
+/** {@code GET /v1/search} and {@code POST /v1/search} (the same, its terms in the body): operators' look-ups. */
 @Path("/v1/search")
 @Produces(MediaType.APPLICATION_JSON)
 public class SearchResource {
@@ -31,6 +35,42 @@ public class SearchResource {
             @QueryParam("hydrate") String hydrate) {
         return search.search(new SearchService.Request(q, surname, firstName, patronymic, birthDate, phone, document,
                 limit(limit), cursor, flag("hydrate", hydrate)));
+    }
+
+    @POST
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
+    @Consumes(MediaType.APPLICATION_JSON)
+    @BodyLimit(8 * 1024)
+    public SearchResponse searchInBody(SearchRequest request) {
+        if (request == null) {
+            throw ProblemException.badRequest("the body must be the search's parameters: {\"q\": \"...\"}");
+        }
+        // the audit trail records what was asked as it would for GET: the same parameters, as a query
+        AuditContext.asked(asQuery(request));
+        return search.search(new SearchService.Request(request.q(), request.surname(), request.firstName(),
+                request.patronymic(), request.birthDate(), request.phone(), request.document(), request.limit(),
+                request.cursor(), Boolean.TRUE.equals(request.hydrate())));
+    }
+
+    private static String asQuery(SearchRequest request) {
+        var parameters = new java.util.LinkedHashMap<String, Object>();
+        parameters.put("q", request.q());
+        parameters.put("surname", request.surname());
+        parameters.put("firstName", request.firstName());
+        parameters.put("patronymic", request.patronymic());
+        parameters.put("birthDate", request.birthDate());
+        parameters.put("phone", request.phone());
+        parameters.put("document", request.document());
+        parameters.put("limit", request.limit());
+        parameters.put("cursor", request.cursor());
+        parameters.put("hydrate", request.hydrate());
+        var query = new java.util.StringJoiner("&");
+        parameters.forEach((name, value) -> {
+            if (value != null) {
+                query.add(name + "=" + java.net.URLEncoder.encode(value.toString(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        });
+        return "/v1/search?" + query;
     }
 
     private static Integer limit(String value) {

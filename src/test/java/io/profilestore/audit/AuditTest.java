@@ -124,6 +124,27 @@ class AuditTest {
     }
 
     @Test
+    void aSearchSentInTheBodyIsAnsweredAndAuditedLikeOneInTheUrl() {
+        // the console's search: the terms in the body, never in a URL that proxies log
+        String phone = SearchApi.uniquePhone();
+        var pid = platform.create("{\"surname\": \"Телова\", \"phones\": [\"" + phone + "\"]}").pid();
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+
+        var reply = operator.send("POST", "/v1/search", "application/json",
+                "{\"q\": \"Телова " + phone + "\", \"limit\": 5}", Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().path("items").get(0).path("pid").asText()).isEqualTo(pid.toString());
+        var recorded = trail("pid=" + pid).stream().filter(r -> r.path("actor").asText().equals("test-operator")).toList();
+        assertThat(recorded).singleElement().satisfies(r -> {
+            assertThat(r.path("action").asText()).isEqualTo("POST /v1/search");
+            assertThat(r.path("request").asText()).as("what was asked").startsWith("/v1/search?").contains("q=").contains("limit=5");
+        });
+        assertProblem(operator.send("POST", "/v1/search", "application/json", "{\"q\": \"Телова\", \"x\": 1}", Map.of()),
+                400, "unknown-field");
+    }
+
+    @Test
     void aLookUpAskedWithANulIsRecordedAndAnswered() {
         String phone = SearchApi.uniquePhone();
         var pid = platform.create("{\"surname\": \"Нулева\", \"phones\": [\"" + phone + "\"]}").pid();

@@ -142,6 +142,15 @@ class ConsoleTest {
         assertThat(url.substring(0, url.indexOf('#'))).as("search terms only in the fragment").doesNotContain("Иванов")
                 .doesNotContain("%D0").doesNotContain(digits.substring(1, 4));
         browser.screenshot("search");
+        // the console's look-ups are audited, and asked in a body: no search term in a URL
+        var trail = platform.as(TestAuth.ADMIN).send("GET", "/v1/audit?pid=" + ivanov.pid(), null, null, Map.of()).json();
+        var searches = new ArrayList<String>();
+        trail.path("records").forEach(r -> {
+            if (r.path("actor").asText().equals("test-operator")) {
+                searches.add(r.path("action").asText());
+            }
+        });
+        assertThat(searches).isNotEmpty().containsOnly("POST /v1/search");
 
         // from the keyboard alone: Enter in the box goes to the first hit, Enter on it opens it
         typeAndFind("Иванов Пётр Сергеевич " + digits, ivanov.pid());
