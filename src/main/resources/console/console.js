@@ -232,7 +232,7 @@
       say("");
       next = answer.nextCursor || null;
       render(answer);
-      if (!answer.items.length && UUID.test(typed)) await showUserOf(typed);
+      if (UUID.test(typed)) await showUserOf(typed, answer.items.length > 0);
     } catch (e) {
       if (e.name === "AbortError") return;
       if (e.status === 400 && pages.length && e.problem && (e.problem.type || "").endsWith("/cursor-expired")) {
@@ -250,13 +250,15 @@
   const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
 
   /**
-   * A uid that search does not find may be a user merged into another: its profiles moved to the master, and the
-   * user answers with the master (resolvedFrom), whose profiles are listed instead.
+   * A uid may be a user merged into another: its profiles moved to the master, and the user answers with the master
+   * (resolvedFrom), whose profiles are listed. The user is asked even when search found the uid, because the index
+   * learns of a merge after Cassandra does: for a while it still lists the profiles under their old user.
    */
-  async function showUserOf(typed) {
+  async function showUserOf(typed, found) {
     try {
       const user = (await api("GET", "/v1/users/" + encodeURIComponent(typed.trim()))).json;
       if ($("q").value !== typed) return;
+      if (found && !user.resolvedFrom) return; // the hits say it all
       $("no-hits").hidden = true;
       const line = $("merged-line");
       line.textContent = user.resolvedFrom ? t("user.merged", { from: user.resolvedFrom, uid: user.uid }) : t("user.line", { uid: user.uid });
