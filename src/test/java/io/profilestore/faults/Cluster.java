@@ -5,9 +5,9 @@ import io.profilestore.stack.LocalStack;
 import io.profilestore.stack.PostgresStandby;
 import io.profilestore.stack.StackSettings;
 import io.profilestore.testing.ChildClasspath;
+import io.profilestore.testing.FreePorts;
 import io.profilestore.testing.TestAuth;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,9 +41,9 @@ final class Cluster implements AutoCloseable {
         this.standby = standby;
         this.environment = environment;
         for (int i = 1; i <= 2; i++) {
-            apis.add(new Instance("api-" + i, "server", environment, freePort(), freePort(), logs.resolve("api-" + i + ".log")));
+            apis.add(new Instance("api-" + i, "server", environment, FreePorts.next(), FreePorts.next(), logs.resolve("api-" + i + ".log")));
         }
-        this.indexer = new Instance("indexer", "indexer", environment, freePort(), freePort(), logs.resolve("indexer.log"));
+        this.indexer = new Instance("indexer", "indexer", environment, FreePorts.next(), FreePorts.next(), logs.resolve("indexer.log"));
     }
 
     /** The PostgreSQL the processes use: the primary alone, or both (primary and standby) when failing over. */
@@ -69,7 +69,7 @@ final class Cluster implements AutoCloseable {
                 "PROFILE_STORE_ELASTICSEARCH_PORT", "PROFILE_STORE_ELASTICSEARCH_TRANSPORT_PORT",
                 "PROFILE_STORE_POSTGRES_PORT", "PROFILE_STORE_RABBITMQ_PORT", "PROFILE_STORE_RABBITMQ_DIST_PORT",
                 "PROFILE_STORE_RABBITMQ_EPMD_PORT")) {
-            own.put(port, Integer.toString(freePort()));
+            own.put(port, Integer.toString(FreePorts.next()));
         }
         // JDKs, packages and the like as this machine has them; everything the stack is made of, its own
         var settings = StackSettings.from(name -> own.containsKey(name) ? own.get(name) : System.getenv(name));
@@ -78,7 +78,7 @@ final class Cluster implements AutoCloseable {
         try {
             var environment = new HashMap<>(stack.endpoints().environment());
             if (withStandby) {
-                standby = PostgresStandby.start(stack, freePort());
+                standby = PostgresStandby.start(stack, FreePorts.next());
                 environment.put("POSTGRES_URL", standby.failoverJdbcUrl());
             }
             environment.put("CASSANDRA_REPLICATION_FACTOR", "3");
@@ -155,11 +155,6 @@ final class Cluster implements AutoCloseable {
         rm.waitFor(2, TimeUnit.MINUTES);
     }
 
-    static int freePort() throws IOException {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     static Duration seconds(double seconds) {
         return Duration.ofMillis(Math.round(seconds * 1000));

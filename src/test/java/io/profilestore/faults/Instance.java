@@ -2,6 +2,7 @@ package io.profilestore.faults;
 
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.testing.ChildClasspath;
+import io.profilestore.testing.LogTail;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,9 +72,15 @@ final class Instance {
 
     /** Waits until the health checks pass (every backing service answers), or fails saying so. */
     void awaitHealthy(Duration within) {
-        Awaitility.await(name + " to be healthy").atMost(within).pollInterval(Duration.ofMillis(250))
-                .failFast(name + " exited; see " + log, () -> process == null || !process.isAlive())
-                .until(() -> healthy());
+        try {
+            Awaitility.await(name + " to be healthy").atMost(within).pollInterval(Duration.ofMillis(250))
+                    .failFast(name + " exited; see " + log, () -> process == null || !process.isAlive())
+                    .until(() -> healthy());
+        } catch (org.awaitility.core.TerminalFailureException e) {
+            // CI keeps the build's output, not its target folder: the reason goes into the failure itself
+            throw new IllegalStateException(name + " exited (" + (process == null ? "never started" : "exit "
+                    + process.exitValue()) + "); the end of " + log + ":\n" + LogTail.of(log, 30), e);
+        }
     }
 
     boolean healthy() {

@@ -1,5 +1,6 @@
 package io.profilestore.stack;
 
+import io.profilestore.testing.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,6 @@ import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -40,8 +40,8 @@ class CassandraThreeNodesTest {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         var shared = StackSettings.fromEnvironment();
         // ports of its own, free now: another stack on this machine (a developer's, CI's) may use any fixed ones
-        int cqlPort = freePort();
-        int storagePort = freePort();
+        int cqlPort = FreePorts.next();
+        int storagePort = FreePorts.next();
         var settings = StackSettings.from(Map.of(
                 "PROFILE_STORE_STACK_DIR", dir.toString(),
                 "PROFILE_STORE_STACK_DIST_DIR", shared.distDir().toString(),
@@ -58,11 +58,6 @@ class CassandraThreeNodesTest {
                 .build();
     }
 
-    private static int freePort() throws IOException {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     @AfterAll
     static void stopCluster() {

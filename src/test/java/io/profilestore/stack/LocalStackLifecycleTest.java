@@ -1,5 +1,6 @@
 package io.profilestore.stack;
 
+import io.profilestore.testing.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +9,6 @@ import io.profilestore.testing.TestStack;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,9 +49,7 @@ class LocalStackLifecycleTest {
         // not a JUnit @TempDir: that one is private to us, and as root the server runs as another user
         dir = Files.createTempDirectory(Path.of("/var/tmp"), "profile-store-stack-test-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        try (var socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        port = FreePorts.next();
     }
 
     @AfterEach

@@ -3,7 +3,6 @@ package io.profilestore.testing;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,8 +51,8 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** @param appCommand the application's command: {@code server} or {@code indexer} */
     public static ServiceProcess start(String appCommand, String clockOffset, Map<String, String> environment) throws IOException {
-        int port = freePort();
-        int adminPort = freePort();
+        int port = FreePorts.next();
+        int adminPort = FreePorts.next();
         var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-cp", ChildClasspath.current(), HoldingApplication.class.getName(),
                 appCommand, TestStack.configPath()));
@@ -132,13 +131,19 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     private void awaitHealthy() {
-        Awaitility.await("instance on port " + port + " to be healthy (log: " + log + ")")
-                .atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions()
-                .failFast("the instance exited; see " + log, () -> !process.isAlive())
-                .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        try {
+            Awaitility.await("instance on port " + port + " to be healthy (log: " + log + ")")
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions()
+                    .failFast("the instance exited; see " + log, () -> !process.isAlive())
+                    .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
+                            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        } catch (org.awaitility.core.TerminalFailureException e) {
+            // CI keeps the build's output, not its target folder: the reason goes into the failure itself
+            throw new IllegalStateException("the instance exited (exit " + process.exitValue() + "); the end of " + log
+                    + ":\n" + LogTail.of(log, 30), e);
+        }
     }
 
     private void pumpOutput() {
@@ -159,9 +164,4 @@ public final class ServiceProcess implements AutoCloseable {
         reader.start();
     }
 
-    private static int freePort() throws IOException {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }
