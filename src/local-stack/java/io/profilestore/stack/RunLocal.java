@@ -44,9 +44,29 @@ public final class RunLocal {
     private RunLocal() {
     }
 
+    static final String USAGE = """
+            usage: ./run-local [--demo [N]] | stop | --help
+              ./run-local            start (or join) the stack, apply the schema, serve the API; Ctrl-C stops it all
+              ./run-local --demo     the same, and load 3000 generated profiles (--demo N: N of them)
+              ./run-local stop       stop a stack that killed runs left behind
+            The stack's mode, folder and ports come from PROFILE_STORE_* variables (README, "Local stack").""";
+
     public static void main(String[] args) throws Exception {
+        int demo;
+        try {
+            if (isHelp(args)) {
+                System.out.println(USAGE);
+                return;
+            }
+            demo = demoCount(args);
+        } catch (IllegalArgumentException e) {
+            // a typo must not start four servers: say so, and what would have been understood
+            System.err.println(e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
+        }
         var settings = StackSettings.fromEnvironment();
-        if (args.length > 0 && args[0].equals("stop")) {
+        if (args.length == 1 && args[0].equals("stop")) {
             boolean stopped = LocalStack.stopLeftovers(settings);
             System.out.println(stopped ? "stopped the local stack under " + settings.dir()
                     : "the local stack under " + settings.dir() + " is in use by another run; left running");
@@ -102,7 +122,6 @@ public final class RunLocal {
         app.get().run("server", CONFIG);
 
         System.out.println("the operator console: http://localhost:" + app.get().port() + "/console/");
-        int demo = demoCount(args);
         if (demo > 0) {
             var base = URI.create("http://localhost:" + app.get().port());
             int created = DemoLoader.load(base, demo, System.nanoTime());
@@ -115,14 +134,25 @@ public final class RunLocal {
         }
     }
 
-    /** {@code --demo} alone means 3000; {@code --demo 500} means 500. */
+    static boolean isHelp(String[] args) {
+        return args.length == 1 && List.of("--help", "-h", "help").contains(args[0]);
+    }
+
+    /**
+     * {@code --demo} alone means 3000; {@code --demo 500} means 500; nothing means none. Anything else (but
+     * {@code stop} alone) is refused.
+     */
     static int demoCount(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--demo")) {
-                return i + 1 < args.length && args[i + 1].matches("\\d+") ? Integer.parseInt(args[i + 1]) : 3000;
-            }
+        if (args.length == 0 || args.length == 1 && args[0].equals("stop")) {
+            return 0;
         }
-        return 0;
+        if (args[0].equals("--demo") && args.length == 1) {
+            return 3000;
+        }
+        if (args[0].equals("--demo") && args.length == 2 && args[1].matches("[1-9]\\d{0,6}")) {
+            return Integer.parseInt(args[1]);
+        }
+        throw new IllegalArgumentException("./run-local does not understand: " + String.join(" ", args));
     }
 
     /**

@@ -92,6 +92,40 @@ class PrerequisitesTest {
         assertThat(stackDir).as("nothing was started or made").doesNotExist();
     }
 
+    @Test
+    void runLocalRefusesAnArgumentItDoesNotKnowBeforeAnythingElse() throws Exception {
+        // `./run-local status` once started the whole stack: unknown words were ignored
+        var refused = runLocal("status");
+        assertThat(refused.exit()).as(refused.output()).isEqualTo(2);
+        assertThat(refused.output()).contains("./run-local does not understand: status").contains("usage: ./run-local")
+                .doesNotContain("cannot run on this machine").doesNotContain("starting the backing services");
+        assertThat(runLocal("--demo", "many").exit()).isEqualTo(2);
+
+        var help = runLocal("--help");
+        assertThat(help.exit()).as(help.output()).isZero();
+        assertThat(help.output()).contains("usage: ./run-local").contains("--demo N");
+        assertThat(empty.resolve("stack")).as("nothing was started or made").doesNotExist();
+    }
+
+    record Run(int exit, String output) {
+    }
+
+    /** RunLocal in a child JVM whose stack could not start (its JDK for Elasticsearch is too old). */
+    private Run runLocal(String... args) throws Exception {
+        var line = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", ChildClasspath.current(), RunLocal.class.getName()));
+        line.addAll(java.util.List.of(args));
+        var builder = new ProcessBuilder(line).redirectErrorStream(true);
+        builder.environment().put("PROFILE_STORE_STACK", "local");
+        builder.environment().put("PROFILE_STORE_STACK_DIR", empty.resolve("stack").toString());
+        builder.environment().put("ES_JAVA_HOME", jdk17().toString());
+        var process = builder.start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Run(process.exitValue(), output);
+    }
+
     private static Map<String, String> missing(Prerequisites check) {
         var missing = new HashMap<String, String>();
         check.forStack().stream().filter(f -> !f.present()).forEach(f -> missing.put(f.what(), f.detail()));
