@@ -136,6 +136,7 @@ public final class Bench {
         var updatable = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
         var updatableForMix = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
         awaitIndexed();
+        awaitMergesDone();
 
         var random = ThreadLocalRandom.current();
         var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
@@ -255,6 +256,9 @@ public final class Bench {
         long indexStart = System.nanoTime();
         awaitIndexed();
         notes.add(String.format("indexing caught up %.1f s after the load ended", (System.nanoTime() - indexStart) / 1e9));
+        long mergeStart = System.nanoTime();
+        awaitMergesDone();
+        notes.add(String.format("and Elasticsearch's merges of the new segments ended %.1f s after that", (System.nanoTime() - mergeStart) / 1e9));
         // the single-profile write path, for comparison (once the index caught up: the same machine does both)
         var single = dataset.generator();
         run(Load.closedLoop("single creates, POST /v1/profiles (16 clients)", 16, 1, Duration.ofSeconds(2),
@@ -292,6 +296,21 @@ public final class Bench {
         org.awaitility.Awaitility.await("indexing to catch up").atMost(Duration.ofHours(2)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> ((Number) metrics.getGauges().get("events.outbox.backlog").getValue()).longValue() == 0
                         && ((Number) metrics.getGauges().get("indexer.queue-depth").getValue()).longValue() == 0);
+    }
+
+    /**
+     * Waits until Elasticsearch merges no segments: right after a million documents its merges run for minutes,
+     * on the same two cores, and a search measured meanwhile measures them (the run of 2026-12-01 did: q at 45 ms,
+     * 4 ms once they were done).
+     */
+    private void awaitMergesDone() {
+        var es = TestStack.backends().elasticsearch();
+        org.awaitility.Awaitility.await("Elasticsearch's merges to end").atMost(Duration.ofMinutes(20))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> {
+                    var merges = es.indices().stats(st -> st.index("profiles").metric(co.elastic.clients.elasticsearch._types.CommonStatsFlag.Merge)).all().total().merges();
+                    return merges.current() == 0;
+                });
     }
 
     /** Profiles the update scenarios change: their pids, and the versions of those not in flight. */
