@@ -66,6 +66,8 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
         out.printf("elasticsearch: alias %s -> %s: %s%n", es.alias(), es.index(), switch (es.outcome()) {
             case CREATED -> "index created with its alias";
             case ALIAS_ADDED -> "alias added to the existing index";
+            case MAPPING_EXTENDED -> "new fields added to the mapping; documents indexed before get them when indexed "
+                    + "again (a change, or `reindex`)";
             case UNCHANGED -> "up to date";
         });
         out.printf("rabbitmq: exchange %s, queue %s, dead letters in %s%n", EventTopology.EXCHANGE,

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -234,8 +235,9 @@ public class SearchIndex {
     /**
      * What was typed into the one search box: every word must match. A name word matches when, in some reading,
      * each of its parts begins a key of the surname, first name or patronymic; it scores 2 as typed, 1 with the
-     * other keyboard layout (the best reading counts), and 4 more when it is a whole surname key (Цой before Цоев).
-     * Numbers match a phone or a document exactly, dates the birth date, ids the pid, uid or master.
+     * other keyboard layout (the best reading counts), 4 more when it is a whole surname key (Цой before Цоев), 1 more
+     * when the name is written with the letters typed (Ivanov before Иванов for ivanov), 0.5 more when it also begins
+     * the first name or patronymic. Numbers match a phone or a document exactly, dates the birth date, ids the pid, uid or master.
      */
     private static void typed(BoolQuery.Builder bool, io.profilestore.core.search.TypedQuery typed) {
         for (int i = 0; i < typed.names().size(); i++) {
@@ -260,6 +262,7 @@ public class SearchIndex {
             bool.must(m -> m.disMax(d -> d.queries(anyReading)));
             exactSurname(bool, word.readings());
             otherNameFields(bool, word.readings());
+            asWritten(bool, word.text());
         }
         for (var date : typed.dates()) {
             bool.filter(f -> f.term(t -> t.field("birthDate").value(date.toString())));
@@ -327,6 +330,37 @@ public class SearchIndex {
             bool.should(s -> s.disMax(d -> d.queries(other)));
         }
     }
+
+    /**
+     * A name written as it was typed (the same letters, in any case) scores more than one found through its
+     * transliteration: {@code ivanov} finds Ivanov before Иванов, {@code иванов} Иванов before Ivanov. The name's
+     * {@code asWritten} fields hold its words as stored, split and lowercased like this (Elasticsearch's simple
+     * analyzer: runs of letters); documents indexed before the field existed just miss the bonus until indexed again.
+     */
+    private static void asWritten(BoolQuery.Builder bool, String typed) {
+        var parts = NOT_LETTERS.split(typed.toLowerCase(Locale.ROOT));
+        var allParts = new BoolQuery.Builder();
+        int count = 0;
+        for (String part : parts) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            var anyField = new BoolQuery.Builder().minimumShouldMatch("1");
+            for (String field : AS_WRITTEN_FIELDS) {
+                anyField.should(s -> s.prefix(p -> p.field(field).value(part)));
+            }
+            allParts.filter(f -> f.bool(anyField.build()));
+            count++;
+        }
+        if (count > 0) {
+            bool.should(s -> s.constantScore(c -> c.filter(f -> f.bool(allParts.build())).boost(AS_WRITTEN_BOOST)));
+        }
+    }
+
+    private static final java.util.regex.Pattern NOT_LETTERS = java.util.regex.Pattern.compile("\\P{L}+");
+    private static final List<String> AS_WRITTEN_FIELDS = List.of("surname.asWritten", "firstName.asWritten",
+            "patronymic.asWritten");
+    private static final float AS_WRITTEN_BOOST = 1.0f;
 
     /** A whole surname scores more than a longer one it begins (Цой before Цоев). */
     private static void exactSurname(BoolQuery.Builder bool, List<NameNormalizer.Reading> readings) {

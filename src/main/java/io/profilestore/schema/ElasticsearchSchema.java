@@ -27,7 +27,7 @@ public final class ElasticsearchSchema {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public enum Outcome { CREATED, ALIAS_ADDED, UNCHANGED }
+    public enum Outcome { CREATED, ALIAS_ADDED, MAPPING_EXTENDED, UNCHANGED }
 
     public record Result(String alias, String index, Outcome outcome) {
     }
@@ -52,7 +52,7 @@ public final class ElasticsearchSchema {
         String index = indexName(alias, 1);
         if (client.indices().existsAlias(a -> a.name(alias)).value()) {
             var targets = client.indices().getAlias(a -> a.name(alias)).aliases().keySet();
-            return new Result(alias, String.join(",", targets), Outcome.UNCHANGED);
+            return new Result(alias, String.join(",", targets), extendMapping(client, alias) ? Outcome.MAPPING_EXTENDED : Outcome.UNCHANGED);
         }
         if (client.indices().exists(e -> e.index(index)).value()) {
             client.indices().updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias).isWriteIndex(true))));
@@ -63,16 +63,46 @@ public final class ElasticsearchSchema {
     }
 
     /**
-     * The file's settings and mappings as they are, with the per-environment shard and replica counts of the
-     * configuration laid over them: one source of truth for the index, plus what differs between environments.
+     * Lays the file's mappings over the index in use: what a newer build adds (a field, a multi-field) is added,
+     * so that the indexer's documents fit and searches of the new fields work; what it changes, Elasticsearch
+     * refuses, and migrate fails saying so (that takes a reindex into a new generation). Documents indexed before
+     * get the new fields when they are indexed again: a change, or {@code reindex}.
+     *
+     * @return whether the mapping changed
      */
-    public static CreateIndexRequest createRequest(String index, String alias, ElasticsearchFactory settings) {
+    private static boolean extendMapping(ElasticsearchClient client, String alias) throws IOException {
+        String before = mappings(client, alias);
+        var mappings = JSON.writeValueAsString(readFile().get("mappings"));
+        client.indices().putMapping(p -> p.index(alias).withJson(new StringReader(mappings)));
+        return !before.equals(mappings(client, alias));
+    }
+
+    private static String mappings(ElasticsearchClient client, String alias) throws IOException {
+        var text = new StringBuilder();
+        client.indices().getMapping(g -> g.index(alias)).mappings()
+                .forEach((index, record) -> text.append(index).append(record.mappings().toString()));
+        return text.toString();
+    }
+
+    private static ObjectNode readFile() {
         String resource = MAPPING;
         try (InputStream json = ElasticsearchSchema.class.getClassLoader().getResourceAsStream(resource)) {
             if (json == null) {
                 throw new IllegalStateException(resource + " is missing from the classpath");
             }
-            var body = (ObjectNode) JSON.readTree(json);
+            return (ObjectNode) JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    /**
+     * The file's settings and mappings as they are, with the per-environment shard and replica counts of the
+     * configuration laid over them: one source of truth for the index, plus what differs between environments.
+     */
+    public static CreateIndexRequest createRequest(String index, String alias, ElasticsearchFactory settings) {
+        try {
+            var body = readFile();
             var indexSettings = body.withObjectProperty("settings").withObjectProperty("index");
             indexSettings.put("number_of_shards", settings.getIndex().getShards());
             indexSettings.put("number_of_replicas", settings.getIndex().getReplicas());
@@ -83,7 +113,7 @@ public final class ElasticsearchSchema {
                     .withJson(new StringReader(withOverrides))
                     .aliases(alias, a -> a.isWriteIndex(true)));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + resource, e);
+            throw new UncheckedIOException("cannot write the index request", e);
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.profilestore.cli;
 
+import java.util.List;
+import java.io.StringReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.indices.GetIndicesSettingsRequest;
@@ -77,6 +81,35 @@ class MigrateCommandTest {
         assertThat(second.postgres().applied()).isZero();
         assertThat(second.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
         assertThat(postgresMigrations()).isEqualTo(1);
+    }
+
+    @Test
+    void anIndexOfAnOlderBuildGetsTheFieldsThisOneAdds() throws Exception {
+        // the index as a build before the names' asWritten fields made it, with its alias, and a document in it
+        var older = new ObjectMapper().readTree(ElasticsearchSchema.class.getClassLoader()
+                .getResourceAsStream(ElasticsearchSchema.MAPPING));
+        var properties = (ObjectNode) older.path("mappings").path("properties");
+        for (String name : List.of("surname", "firstName", "patronymic")) {
+            ((ObjectNode) properties.path(name)).remove("fields");
+        }
+        String index = ElasticsearchSchema.indexName(alias, 1);
+        String body = new ObjectMapper().writeValueAsString(older);
+        backends.elasticsearch().indices().create(c -> c.index(index).withJson(new StringReader(body)).aliases(alias, a -> a.isWriteIndex(true)));
+        assertThat(asWrittenMapped(index)).isFalse();
+
+        var first = MigrateCommand.migrate(config, backends);
+        assertThat(first.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.MAPPING_EXTENDED);
+        assertThat(asWrittenMapped(index)).isTrue();
+        assertThat(report(first)).contains("new fields added to the mapping");
+
+        var second = MigrateCommand.migrate(config, backends);
+        assertThat(second.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
+    }
+
+    private boolean asWrittenMapped(String index) throws Exception {
+        var surname = backends.elasticsearch().indices().getMapping(g -> g.index(index)).get(index).mappings()
+                .properties().get("surname");
+        return surname.keyword().fields().containsKey("asWritten");
     }
 
     @Test

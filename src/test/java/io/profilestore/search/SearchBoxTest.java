@@ -182,6 +182,29 @@ class SearchBoxTest {
     }
 
     @Test
+    void aNameWrittenAsTypedComesBeforeItsTransliteration() {
+        // letters that transliterate one to one, so that both spellings have the same key and tie on name
+        var cyrillicLetters = new StringBuilder("ф");
+        var latinLetters = new StringBuilder("f");
+        for (int i = 0; i < 7; i++) {
+            int letter = ThreadLocalRandom.current().nextInt(12);
+            cyrillicLetters.append("абвгдклмнпрф".charAt(letter));
+            latinLetters.append("abvgdklmnprf".charAt(letter));
+        }
+        String cyrillic = cyrillicLetters.toString();
+        String latin = latinLetters.toString();
+        assertThat(NameNormalizer.standard().indexKeys(latin)).containsExactly(cyrillic);
+        UUID writtenInCyrillic = create("{\"surname\": \"Ф" + cyrillic.substring(1) + "\", \"firstName\": \"Ия\"}");
+        UUID writtenInLatin = create("{\"surname\": \"" + latin.toUpperCase(java.util.Locale.ROOT) + "\", \"firstName\": \"Ia\"}");
+
+        // each order fails one way or the other if only the pid breaks the tie
+        assertThat(pids(q(latin))).containsExactly(writtenInLatin, writtenInCyrillic);
+        assertThat(pids(q(cyrillic))).containsExactly(writtenInCyrillic, writtenInLatin);
+        assertThat(pids(q(latin.substring(0, 5) + " i"))).containsExactly(writtenInLatin, writtenInCyrillic);
+        assertThat(pids(q("И " + cyrillic.substring(0, 5)))).containsExactly(writtenInCyrillic, writtenInLatin);
+    }
+
+    @Test
     void whatCannotBeSearchedIsRefusedClearly() {
         assertProblem(search.search(Map.of("q", "!? —")), 400, "invalid-query");
         assertProblem(search.search(Map.of("q", "а".repeat(201))), 400, "invalid-query");
