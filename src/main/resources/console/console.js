@@ -37,7 +37,9 @@
   function problemText(status, problem) {
     const type = (problem && problem.type || "").split("/").pop();
     if (type === "search-unavailable") return t("err.search-unavailable");
-    if ([401, 403, 409, 412].includes(status)) return t("err." + status);
+    // a conflict's detail says which (merged already, moved meanwhile, someone else's change in progress)
+    if (status === 409) return t("err.409", { detail: problem && problem.detail || problem && problem.title || "409" });
+    if ([401, 403, 412].includes(status)) return t("err." + status);
     if (status === 503) return t("err.503", { detail: problem && problem.detail || "" });
     return t("err.other", { title: problem && problem.title || status, detail: problem && problem.detail || "" });
   }

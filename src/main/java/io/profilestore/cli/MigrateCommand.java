@@ -68,6 +68,9 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
             case ALIAS_ADDED -> "alias added to the existing index";
             case MAPPING_EXTENDED -> "new fields added to the mapping; documents indexed before get them when indexed "
                     + "again (a change, or `reindex`)";
+            case MAPPING_DIFFERS -> "WARNING the mapping of this build differs in a way Elasticsearch cannot change in "
+                    + "place (" + es.refusal() + "); the service goes on with the index as it is; run `reindex` to "
+                    + "build a new generation with this mapping";
             case UNCHANGED -> "up to date";
         });
         out.printf("rabbitmq: exchange %s, queue %s, dead letters in %s%n", EventTopology.EXCHANGE,

@@ -1,7 +1,9 @@
 package io.profilestore.schema;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
+import co.elastic.clients.json.JsonpUtils;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.profilestore.backends.ElasticsearchFactory;
@@ -13,8 +15,8 @@ import java.io.UncheckedIOException;
 /**
  * The profile index: generations {@code <alias>-v1}, {@code -v2}... built from {@code es-mappings/profiles.json},
  * the alias pointing at the one in use. {@code migrate} creates the first generation with its alias in one
- * request; when the alias exists it is left alone: moving it to a new generation is the job of a reindex, which
- * fills the new index first.
+ * request; when the alias exists it adds what the file adds to its mapping (and to a generation a reindex is
+ * building); moving the alias to a new generation is the job of a reindex, which fills the new index first.
  */
 public final class ElasticsearchSchema {
 
@@ -27,9 +29,13 @@ public final class ElasticsearchSchema {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public enum Outcome { CREATED, ALIAS_ADDED, MAPPING_EXTENDED, UNCHANGED }
+    public enum Outcome { CREATED, ALIAS_ADDED, MAPPING_EXTENDED, MAPPING_DIFFERS, UNCHANGED }
 
-    public record Result(String alias, String index, Outcome outcome) {
+    /** @param refusal why Elasticsearch would not take the file's mapping in place (MAPPING_DIFFERS), else null */
+    public record Result(String alias, String index, Outcome outcome, String refusal) {
+        public Result(String alias, String index, Outcome outcome) {
+            this(alias, index, outcome, null);
+        }
     }
 
     private ElasticsearchSchema() {
@@ -51,8 +57,22 @@ public final class ElasticsearchSchema {
         String alias = settings.getIndexAlias();
         String index = indexName(alias, 1);
         if (client.indices().existsAlias(a -> a.name(alias)).value()) {
-            var targets = client.indices().getAlias(a -> a.name(alias)).aliases().keySet();
-            return new Result(alias, String.join(",", targets), extendMapping(client, alias) ? Outcome.MAPPING_EXTENDED : Outcome.UNCHANGED);
+            var targets = String.join(",", client.indices().getAlias(a -> a.name(alias)).aliases().keySet());
+            try {
+                boolean extended = extendMapping(client, alias);
+                // a generation a reindex is building (maybe by an older build) must not lose the new fields either
+                if (client.indices().existsAlias(a -> a.name(nextAlias(alias))).value()) {
+                    extended |= extendMapping(client, nextAlias(alias));
+                }
+                return new Result(alias, targets, extended ? Outcome.MAPPING_EXTENDED : Outcome.UNCHANGED);
+            } catch (ElasticsearchException refused) {
+                if (refused.status() != 400) {
+                    throw refused;
+                }
+                // a change Elasticsearch cannot make in place: the service still runs on the index as it is (an
+                // upgrade must not fail on it), and a reindex into a new generation brings the new mapping
+                return new Result(alias, targets, Outcome.MAPPING_DIFFERS, refused.error().reason());
+            }
         }
         if (client.indices().exists(e -> e.index(index)).value()) {
             client.indices().updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias).isWriteIndex(true))));
@@ -65,7 +85,7 @@ public final class ElasticsearchSchema {
     /**
      * Lays the file's mappings over the index in use: what a newer build adds (a field, a multi-field) is added,
      * so that the indexer's documents fit and searches of the new fields work; what it changes, Elasticsearch
-     * refuses, and migrate fails saying so (that takes a reindex into a new generation). Documents indexed before
+     * refuses (400), and that takes a reindex into a new generation. Documents indexed before
      * get the new fields when they are indexed again: a change, or {@code reindex}.
      *
      * @return whether the mapping changed
@@ -80,7 +100,9 @@ public final class ElasticsearchSchema {
     private static String mappings(ElasticsearchClient client, String alias) throws IOException {
         var text = new StringBuilder();
         client.indices().getMapping(g -> g.index(alias)).mappings()
-                .forEach((index, record) -> text.append(index).append(record.mappings().toString()));
+                // the whole JSON: toString() is cut at 10,000 characters
+                .forEach((index, record) -> text.append(index)
+                        .append(JsonpUtils.toJsonString(record.mappings(), client._jsonpMapper())));
         return text.toString();
     }
 

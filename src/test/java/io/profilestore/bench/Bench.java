@@ -305,11 +305,14 @@ public final class Bench {
      */
     private void awaitMergesDone() {
         var es = TestStack.backends().elasticsearch();
+        var quietSamples = new java.util.concurrent.atomic.AtomicInteger();
+        // three quiet samples in a row: one may fall between two merges
         org.awaitility.Awaitility.await("Elasticsearch's merges to end").atMost(Duration.ofMinutes(20))
-                .pollInterval(Duration.ofSeconds(2))
+                .pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
                 .until(() -> {
-                    var merges = es.indices().stats(st -> st.index("profiles").metric(co.elastic.clients.elasticsearch._types.CommonStatsFlag.Merge)).all().total().merges();
-                    return merges.current() == 0;
+                    var merges = es.indices().stats(st -> st.index("profiles")
+                            .metric(co.elastic.clients.elasticsearch._types.CommonStatsFlag.Merge)).all().total().merges();
+                    return merges.current() == 0 ? quietSamples.incrementAndGet() >= 3 : quietSamples.getAndSet(0) < 0;
                 });
     }
 

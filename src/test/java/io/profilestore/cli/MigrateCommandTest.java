@@ -85,7 +85,7 @@ class MigrateCommandTest {
 
     @Test
     void anIndexOfAnOlderBuildGetsTheFieldsThisOneAdds() throws Exception {
-        // the index as a build before the names' asWritten fields made it, with its alias, and a document in it
+        // the index as a build before the names' asWritten fields made it, with its alias
         var older = new ObjectMapper().readTree(ElasticsearchSchema.class.getClassLoader()
                 .getResourceAsStream(ElasticsearchSchema.MAPPING));
         var properties = (ObjectNode) older.path("mappings").path("properties");
@@ -104,6 +104,23 @@ class MigrateCommandTest {
 
         var second = MigrateCommand.migrate(config, backends);
         assertThat(second.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
+    }
+
+    @Test
+    void aMappingElasticsearchCannotChangeInPlaceIsReportedAndTheUpgradeGoesOn() throws Exception {
+        // an index whose version field an imagined older build mapped as a keyword: no PUT can make it a long
+        var older = new ObjectMapper().readTree(ElasticsearchSchema.class.getClassLoader()
+                .getResourceAsStream(ElasticsearchSchema.MAPPING));
+        ((ObjectNode) older.path("mappings").path("properties")).putObject("version").put("type", "keyword");
+        String index = ElasticsearchSchema.indexName(alias, 1);
+        String body = new ObjectMapper().writeValueAsString(older);
+        backends.elasticsearch().indices().create(c -> c.index(index).withJson(new StringReader(body)).aliases(alias, a -> a.isWriteIndex(true)));
+
+        var report = MigrateCommand.migrate(config, backends);
+
+        assertThat(report.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.MAPPING_DIFFERS);
+        assertThat(report.elasticsearch().refusal()).contains("version");
+        assertThat(report(report)).contains("WARNING the mapping of this build differs").contains("run `reindex`");
     }
 
     private boolean asWrittenMapped(String index) throws Exception {

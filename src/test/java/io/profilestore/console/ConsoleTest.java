@@ -242,6 +242,31 @@ class ConsoleTest {
                 .anyMatch(r -> r.getText().contains("/unmerge")), "the admin's unmerge in the trail");
     }
 
+    @Test
+    void aRoleThatMayNotAndAConflictAreToldWhatTheyMean() {
+        var person = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\"}");
+        var elsewhere = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\", \"birthDate\": \"1970-05-06\"}");
+        var merged = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\", \"birthDate\": \"1971-05-06\"}");
+        assertThat(platform.as(TestAuth.ADMIN).merge(elsewhere.uid(), merged.uid()).status()).isEqualTo(200);
+
+        // an admin key alone may merge but not read a person (README): the 403 says so, not "not found"
+        signIn(TestAuth.ADMIN, "test-admin");
+        browser.open(console() + "#/profile/" + person.pid());
+        browser.until(d -> d.findElement(By.id("status")).getText().equals("Your role may not do this."), "the 403 explained");
+
+        // merging a user merged elsewhere already: the 409 says which master it went to
+        browser.find("#sign-out").click();
+        signIn(TestAuth.PLATFORM_AND_ADMIN, "test-platform-admin");
+        browser.open(console() + "#/profile/" + person.pid());
+        browser.until(d -> d.findElement(By.id("profile-title")).getText().equals("Отказова Ада"), "the profile read");
+        browser.find("#merge-sources").sendKeys(merged.uid().toString());
+        browser.find("#merge").click();
+        browser.until(d -> d.findElement(By.id("status")).getText().equals("This conflicts with the current state (user "
+                + merged.uid() + " is merged into " + elsewhere.uid() + " already): look at it again before you retry."),
+                "the 409 explained");
+        assertThat(profilesOf(person.uid())).containsExactly(person.pid());
+    }
+
     List<UUID> profilesOf(UUID uid) {
         var pids = new ArrayList<UUID>();
         for (JsonNode p : platform.user(uid).json().path("profiles")) {

@@ -101,6 +101,13 @@ class PrerequisitesTest {
                 .doesNotContain("cannot run on this machine").doesNotContain("starting the backing services");
         assertThat(runLocal("--demo", "many").exit()).isEqualTo(2);
 
+        // the script itself answers before it builds anything (no Maven needed to be told)
+        var script = new ProcessBuilder("./run-local", "status").redirectErrorStream(true).start();
+        String scriptOutput = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(script.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(script.exitValue()).as(scriptOutput).isEqualTo(2);
+        assertThat(scriptOutput).contains("./run-local does not understand: status").doesNotContain("building");
+
         var help = runLocal("--help");
         assertThat(help.exit()).as(help.output()).isZero();
         assertThat(help.output()).contains("usage: ./run-local").contains("--demo N");

@@ -14,7 +14,8 @@ public final class LogTail {
 
     public static String of(Path log, int lines) {
         try {
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            // lenient: a stray byte must not hide the reason
+            List<String> all = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException | java.io.UncheckedIOException e) {
             return "(" + log + " unreadable: " + e.getMessage() + ")";

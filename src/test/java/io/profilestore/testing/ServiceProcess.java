@@ -30,6 +30,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final int port;
     private final int adminPort;
     private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private Thread pump;
     private final Path log;
 
     private ServiceProcess(Process process, int port, int adminPort, Path log) {
@@ -140,6 +141,11 @@ public final class ServiceProcess implements AutoCloseable {
                     .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
                             .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         } catch (org.awaitility.core.TerminalFailureException e) {
+            try {
+                pump.join(5_000); // the last lines (the reason it died) are still on their way to the file
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
             // CI keeps the build's output, not its target folder: the reason goes into the failure itself
             throw new IllegalStateException("the instance exited (exit " + process.exitValue() + "); the end of " + log
                     + ":\n" + LogTail.of(log, 30), e);
@@ -162,6 +168,7 @@ public final class ServiceProcess implements AutoCloseable {
         }, "instance-" + port + "-output");
         reader.setDaemon(true);
         reader.start();
+        pump = reader;
     }
 
 }
