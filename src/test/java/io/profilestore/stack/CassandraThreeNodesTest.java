@@ -72,9 +72,13 @@ class CassandraThreeNodesTest {
 
     @Test
     void quorumSurvivesOneNodeDownAndRefusesWithTwoDown() {
-        assertThat(session.getMetadata().getNodes().values())
-                .hasSize(3)
-                .allMatch(node -> node.getState() == NodeState.UP);
+        // the driver learns of a node that joined last from the cluster's events, a moment after the session opens
+        // (CI once saw two): wait for its view, bounded, before taking nodes down
+        org.awaitility.Awaitility.await("the driver to see three nodes up").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(session.getMetadata().getNodes().values())
+                        .hasSize(3)
+                        .allMatch(node -> node.getState() == NodeState.UP));
         // schema changes wait for all three nodes to agree: far longer than a write on a busy machine
         session.execute(SimpleStatement.newInstance(
                 "CREATE KEYSPACE three WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}")
