@@ -190,6 +190,13 @@ public class SearchIndex {
             throw new SearchUnavailableException("Elasticsearch refused the search", e);
         } catch (IOException e) {
             throw new SearchUnavailableException("Elasticsearch could not be reached", e);
+        } catch (RuntimeException e) {
+            // the REST client wraps what is no IOException, such as the wait for one of its pooled connections
+            // running out, in a bare RuntimeException: still an outage to the caller, never a 500
+            if (isOutage(e)) {
+                throw new SearchUnavailableException("Elasticsearch did not answer in time", e);
+            }
+            throw e;
         }
     }
 
@@ -513,9 +520,19 @@ public class SearchIndex {
         return new Indexed(version, external == null ? -1 : external);
     }
 
-    /** Whether an exception means Elasticsearch is away or overloaded, as opposed to a refusal of the request. */
+    /**
+     * Whether an exception means Elasticsearch is away or overloaded, as opposed to a refusal of the request: an
+     * I/O failure or a timeout anywhere in its causes (the client wraps some in RuntimeException), or a 429 or 5xx.
+     */
     public static boolean isOutage(Exception e) {
-        return e instanceof IOException
-                || (e instanceof ElasticsearchException es && (es.status() == 429 || es.status() >= 500));
+        if (e instanceof ElasticsearchException es) {
+            return es.status() == 429 || es.status() >= 500;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException || t instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 }
