@@ -66,8 +66,9 @@ app.kubernetes.io/component: {{ . }}
 {{- define "profile-store.configPath" -}}/config/profile-store.yml{{- end }}
 
 {{/*
-The java command line of one command (server, indexer, migrate): JVM options from values, then the jar, the
-command and the configuration file.
+The java command line of one command (server, indexer, migrate): JVM options from values, the classpath and main
+class of the image (Jib lays the service out so: /app/jib-classpath-file lists its jar and libraries), the command
+and the configuration file. The image is built by `mvn package` (image/README.md); ImageIT runs this very line in it.
 */}}
 {{- define "profile-store.command" -}}
 command:
@@ -76,8 +77,9 @@ args:
   {{- range .root.Values.jvm.options }}
   - {{ . | quote }}
   {{- end }}
-  - -jar
-  - {{ .root.Values.jarPath | quote }}
+  - -cp
+  - "@/app/jib-classpath-file"
+  - io.profilestore.ProfileStoreApplication
   - {{ .command }}
   - {{ include "profile-store.configPath" .root }}
 {{- end }}

@@ -175,7 +175,7 @@ class ChartConfigTest {
         return path;
     }
 
-    private static String fake(String secret) {
+    static String fake(String secret) {
         return switch (secret) {
             case "rabbitmq/uri" -> RABBITMQ_URI;
             case "cassandra/username" -> "profiles-superuser";

@@ -73,7 +73,8 @@ class ChartTest {
         assertThat(job.path("metadata").path("annotations").path("helm.sh/hook").asText())
                 .isEqualTo("pre-install,pre-upgrade");
         var container = job.path("spec").path("template").path("spec").path("containers").get(0);
-        assertThat(args(container)).endsWith("-jar", "/app/profile-store.jar", "migrate", "/config/profile-store.yml");
+        assertThat(args(container)).endsWith("-cp", "@/app/jib-classpath-file",
+                "io.profilestore.ProfileStoreApplication", "migrate", "/config/profile-store.yml");
         // hooks run before the release's objects exist: the Job's configuration is a hook too, created first
         var config = Charts.named(docs, "ConfigMap", "profile-store-migrate");
         assertThat(config.path("metadata").path("annotations").path("helm.sh/hook").asText())
@@ -93,8 +94,9 @@ class ChartTest {
             var deployment = Charts.named(docs, "Deployment", "profile-store-" + component);
             var pod = deployment.path("spec").path("template").path("spec");
             var container = pod.path("containers").get(0);
-            assertThat(args(container)).endsWith("-jar", "/app/profile-store.jar",
-                    component.equals("api") ? "server" : "indexer", "/config/profile-store.yml");
+            assertThat(args(container)).endsWith("-cp", "@/app/jib-classpath-file",
+                    "io.profilestore.ProfileStoreApplication", component.equals("api") ? "server" : "indexer",
+                    "/config/profile-store.yml");
             var admin = StreamSupport.stream(container.path("ports").spliterator(), false)
                     .filter(p -> p.path("name").asText().equals("admin")).findFirst().orElseThrow();
             assertThat(admin.path("containerPort").asInt()).isEqualTo(8081);
