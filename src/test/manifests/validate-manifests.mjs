@@ -5,9 +5,9 @@
 //
 //   node validate-manifests.mjs FILE...      (no FILE, or "-": read standard input)
 //
-// The operators' own resources (K8ssandraCluster, Elasticsearch, RabbitmqCluster, CloudNativePG's Cluster) have no
-// schema package: they are listed as skipped, by name, after their metadata is checked. Any other kind without a
-// schema fails. Exit code: 0 when every document is valid, 1 otherwise.
+// The operators' own resources (K8ssandraCluster, Elasticsearch, RabbitmqCluster, CloudNativePG's Cluster and
+// ScheduledBackup) have no schema package: they are listed as skipped, by name, after their metadata is checked. Any other kind without a schema fails. Exit code: 0 when every document is
+// valid, 1 otherwise.
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { ObjectMeta } from "@kubernetes-models/apimachinery/apis/meta/v1/ObjectMeta";
@@ -18,6 +18,7 @@ const SKIPPED = new Set([
   "elasticsearch.k8s.elastic.co/v1/Elasticsearch",
   "rabbitmq.com/v1beta1/RabbitmqCluster",
   "postgresql.cnpg.io/v1/Cluster",
+  "postgresql.cnpg.io/v1/ScheduledBackup",
 ]);
 
 /** The modules that may define apiVersion's models, most likely first. */

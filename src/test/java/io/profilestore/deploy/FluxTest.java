@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FluxTest {
 
     static final Path FLUX = Charts.PROJECT.resolve("flux");
+    private static final long MIB = 1024 * 1024;
 
     @TempDir
     Path temp;
@@ -91,11 +93,12 @@ class FluxTest {
         // only the operators' own resources go without a schema, and only them
         assertThat(report.output().lines().filter(l -> l.startsWith("SKIPPED")))
                 .allMatch(l -> l.matches("SKIPPED (k8ssandra.io/v1alpha1 K8ssandraCluster|elasticsearch.k8s.elastic.co/v1 "
-                        + "Elasticsearch|rabbitmq.com/v1beta1 RabbitmqCluster|postgresql.cnpg.io/v1 Cluster) .*"));
+                        + "Elasticsearch|rabbitmq.com/v1beta1 RabbitmqCluster|postgresql.cnpg.io/v1 (Cluster|ScheduledBackup)) .*"));
         assertThat(report.output())
                 .contains("VALID   helm.toolkit.fluxcd.io/v2 HelmRelease profile-store/profile-store")
                 .contains("VALID   kustomize.toolkit.fluxcd.io/v1 Kustomization flux-system/apps")
-                .contains("VALID   source.toolkit.fluxcd.io/v1 HelmRepository");
+                .contains("VALID   source.toolkit.fluxcd.io/v1 HelmRepository")
+                .contains("SKIPPED postgresql.cnpg.io/v1 ScheduledBackup profile-store/profiles-pg-daily");
     }
 
     @ParameterizedTest
@@ -231,11 +234,101 @@ class FluxTest {
     }
 
     @Test
+    void productionPostgresWaitsForASynchronousStandbyAndStagingHasNone() throws IOException {
+        // the file someone else's test reads the connection budget from: exactly this path, a string
+        var file = Charts.named(Charts.parse(Files.readString(FLUX.resolve("infrastructure/instances/base/postgres.yaml"))),
+                "Cluster", "profiles-pg");
+        assertThat(file.path("spec").path("postgresql").path("parameters").path("max_connections").textValue()).isEqualTo("200");
+
+        var production = Charts.named(instances("production"), "Cluster", "profiles-pg");
+        var spec = production.path("spec");
+        var synchronous = spec.path("postgresql").path("synchronous");
+        int instances = spec.path("instances").asInt();
+        assertThat(synchronous.path("method").asText()).isIn("any", "first");
+        // at least one standby confirms each commit, and CloudNativePG refuses a number that is not below instances
+        assertThat(synchronous.path("number").asInt()).isBetween(1, instances - 1);
+        assertThat(synchronous.path("dataDurability").asText()).as("no fall back to asynchronous").isEqualTo("required");
+        assertThat(spec.has("minSyncReplicas") || spec.has("maxSyncReplicas")).as("the legacy settings beside").isFalse();
+        // promote only a replica that surely has every synchronous commit (needs 3 instances or more)
+        assertThat(production.path("metadata").path("annotations").path("alpha.cnpg.io/failoverQuorum").asText()).isEqualTo("true");
+        assertThat(instances).isGreaterThan(2);
+        var parameters = spec.path("postgresql").path("parameters");
+        assertThat(parameters.path("max_connections").asText()).isEqualTo("200");
+        // room for the shared buffers and 200 backends of about 10 MiB each
+        long memory = bytes(spec.path("resources").path("limits").path("memory").asText());
+        long sharedBuffers = bytes(parameters.path("shared_buffers").asText());
+        assertThat(memory).isGreaterThanOrEqualTo(sharedBuffers + 200 * MIB * 10);
+        assertThat(sharedBuffers * 4).isLessThanOrEqualTo(memory);
+
+        var staging = Charts.named(instances("staging"), "Cluster", "profiles-pg");
+        assertThat(staging.path("spec").path("instances").asInt()).isEqualTo(1);
+        assertThat(staging.path("spec").path("postgresql").has("synchronous")).as("one instance has no standby").isFalse();
+        assertThat(staging.path("metadata").path("annotations").has("alpha.cnpg.io/failoverQuorum")).isFalse();
+        assertThat(staging.path("spec").path("postgresql").path("parameters").path("max_connections").asText()).isEqualTo("200");
+        long stagingMemory = bytes(staging.path("spec").path("resources").path("limits").path("memory").asText());
+        assertThat(bytes(staging.path("spec").path("postgresql").path("parameters").path("shared_buffers").asText()) * 4)
+                .isLessThanOrEqualTo(stagingMemory);
+    }
+
+    @Test
+    void productionArchivesPostgresWalAndBacksItUpDaily() throws IOException {
+        var docs = instances("production");
+        var cluster = Charts.named(docs, "Cluster", "profiles-pg");
+        var backup = cluster.path("spec").path("backup");
+        assertThat(backup.path("retentionPolicy").asText()).matches("[1-9]\\d*[dwm]");
+        var store = backup.path("barmanObjectStore");
+        // the environment's own file decides where backups go
+        var objectStore = productionObjectStore("Cluster").path("spec").path("backup").path("barmanObjectStore");
+        assertThat(store.path("destinationPath").asText()).startsWith("s3://")
+                .isEqualTo(objectStore.path("destinationPath").asText());
+        var credentials = store.path("s3Credentials");
+        assertThat(credentials.path("accessKeyId").path("name").asText()).isEqualTo("profiles-pg-backup-s3");
+        assertThat(credentials.path("accessKeyId").path("key").asText()).isEqualTo("ACCESS_KEY_ID");
+        assertThat(credentials.path("secretAccessKey").path("name").asText()).isEqualTo("profiles-pg-backup-s3");
+        assertThat(credentials.path("secretAccessKey").path("key").asText()).isEqualTo("ACCESS_SECRET_KEY");
+        assertThat(store.path("wal").path("compression").asText()).isNotEmpty();
+
+        var scheduled = Charts.named(docs, "ScheduledBackup", "profiles-pg-daily").path("spec");
+        assertThat(scheduled.path("cluster").path("name").asText()).isEqualTo(name(cluster));
+        assertThat(scheduled.path("method").asText()).isEqualTo("barmanObjectStore");
+        // six fields, seconds first: a fixed time of every day
+        assertThat(scheduled.path("schedule").asText()).matches("\\d+ \\d+ \\d+ \\* \\* \\*");
+
+        var staging = instances("staging");
+        assertThat(Charts.named(staging, "Cluster", "profiles-pg").path("spec").has("backup")).isFalse();
+        assertThat(Charts.ofKind(staging, "ScheduledBackup")).isEmpty();
+    }
+
+    @Test
     void yamllintIsClean() {
         var result = Tools.yamllint(List.of("--strict", "--config-file", ".yamllint",
                 "helm/profile-store/Chart.yaml", "helm/profile-store/values.yaml",
                 "helm/profile-store/values-staging.yaml", "helm/profile-store/values-production.yaml", "flux"));
         assertThat(result.exitCode()).as("yamllint:%n%s", result.output()).isZero();
+    }
+
+    private static List<JsonNode> instances(String env) {
+        return Charts.parse(Tools.kustomize(FLUX.resolve("infrastructure/instances/" + env)));
+    }
+
+    /** The patch of this kind in production's object-store.yaml, where the operator sets the buckets. */
+    private static JsonNode productionObjectStore(String kind) throws IOException {
+        var patches = Charts.parse(Files.readString(FLUX.resolve("infrastructure/instances/production/object-store.yaml")));
+        assertThat(Charts.ofKind(patches, kind)).hasSize(1);
+        return Charts.ofKind(patches, kind).get(0);
+    }
+
+    /** A Kubernetes quantity (512Mi, 4Gi) or a PostgreSQL size (128MB, 1GB: units of 1024) in bytes. */
+    private static long bytes(String size) {
+        var matcher = Pattern.compile("(\\d+)\\s*(Ki|Mi|Gi|kB|MB|GB)?").matcher(size);
+        assertThat(matcher.matches()).as("a size: %s", size).isTrue();
+        long n = Long.parseLong(matcher.group(1));
+        return switch (matcher.group(2) == null ? "" : matcher.group(2)) {
+            case "Ki", "kB" -> n * 1024;
+            case "Mi", "MB" -> n * MIB;
+            case "Gi", "GB" -> n * MIB * 1024;
+            default -> n;
+        };
     }
 
     private static String join(List<JsonNode> docs) throws IOException {
