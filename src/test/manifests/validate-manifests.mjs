@@ -6,7 +6,8 @@
 //   node validate-manifests.mjs FILE...      (no FILE, or "-": read standard input)
 //
 // The operators' own resources (K8ssandraCluster, Elasticsearch, RabbitmqCluster, CloudNativePG's Cluster and
-// ScheduledBackup) have no schema package: they are listed as skipped, by name, after their metadata is checked. Any other kind without a schema fails. Exit code: 0 when every document is
+// ScheduledBackup, k8ssandra's MedusaBackupSchedule) have no schema package: they are listed as skipped, by name,
+// after their metadata is checked. Any other kind without a schema fails. Exit code: 0 when every document is
 // valid, 1 otherwise.
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
@@ -19,6 +20,7 @@ const SKIPPED = new Set([
   "rabbitmq.com/v1beta1/RabbitmqCluster",
   "postgresql.cnpg.io/v1/Cluster",
   "postgresql.cnpg.io/v1/ScheduledBackup",
+  "medusa.k8ssandra.io/v1alpha1/MedusaBackupSchedule",
 ]);
 
 /** The modules that may define apiVersion's models, most likely first. */

@@ -93,12 +93,14 @@ class FluxTest {
         // only the operators' own resources go without a schema, and only them
         assertThat(report.output().lines().filter(l -> l.startsWith("SKIPPED")))
                 .allMatch(l -> l.matches("SKIPPED (k8ssandra.io/v1alpha1 K8ssandraCluster|elasticsearch.k8s.elastic.co/v1 "
-                        + "Elasticsearch|rabbitmq.com/v1beta1 RabbitmqCluster|postgresql.cnpg.io/v1 (Cluster|ScheduledBackup)) .*"));
+                        + "Elasticsearch|rabbitmq.com/v1beta1 RabbitmqCluster|postgresql.cnpg.io/v1 (Cluster|ScheduledBackup)|"
+                        + "medusa.k8ssandra.io/v1alpha1 MedusaBackupSchedule) .*"));
         assertThat(report.output())
                 .contains("VALID   helm.toolkit.fluxcd.io/v2 HelmRelease profile-store/profile-store")
                 .contains("VALID   kustomize.toolkit.fluxcd.io/v1 Kustomization flux-system/apps")
                 .contains("VALID   source.toolkit.fluxcd.io/v1 HelmRepository")
-                .contains("SKIPPED postgresql.cnpg.io/v1 ScheduledBackup profile-store/profiles-pg-daily");
+                .contains("SKIPPED postgresql.cnpg.io/v1 ScheduledBackup profile-store/profiles-pg-daily")
+                .contains("SKIPPED medusa.k8ssandra.io/v1alpha1 MedusaBackupSchedule profile-store/profiles-dc1-daily");
     }
 
     @ParameterizedTest
@@ -300,6 +302,43 @@ class FluxTest {
     }
 
     @Test
+    void cassandraIsRepairedWellWithinGcGraceAndBackedUpDaily() throws IOException {
+        var k8ssandra = Charts.named(instances("production"), "K8ssandraCluster", "profiles").path("spec");
+        var reaper = k8ssandra.path("reaper");
+        var scheduling = reaper.path("autoScheduling");
+        assertThat(scheduling.path("enabled").asBoolean()).isTrue();
+        assertThat(scheduling.path("repairType").asText()).as("full repairs").isEqualTo("REGULAR");
+        // auto-scheduling covers every keyspace but system ones and the excluded: the app's among them
+        var keyspace = merged(Values.PRODUCTION).path("config").path("cassandra").path("keyspace").asText();
+        assertThat(keyspace).isEqualTo("profiles").doesNotStartWith("system");
+        assertThat(scheduling.path("excludedKeyspaces")).extracting(JsonNode::asText).doesNotContain(keyspace);
+        // two runs start in each gc_grace window, so one failed run still leaves every range repaired in time
+        int daysBetween = Integer.parseInt(env(reaper, "REAPER_SCHEDULE_DAYS_BETWEEN"));
+        assertThat(daysBetween).isPositive();
+        assertThat(2L * daysBetween * 86_400).isLessThan(gcGraceSeconds());
+
+        var medusa = k8ssandra.path("medusa").path("storageProperties");
+        assertThat(medusa.path("storageProvider").asText()).isIn("s3", "s3_compatible", "s3_rgw", "google_storage", "azure_blobs");
+        var objectStore = productionObjectStore("K8ssandraCluster").path("spec").path("medusa").path("storageProperties");
+        assertThat(medusa.path("bucketName").asText()).isNotEmpty().isEqualTo(objectStore.path("bucketName").asText());
+        assertThat(medusa.path("storageSecretRef").path("name").asText()).isEqualTo("profiles-medusa-s3");
+        assertThat(medusa.path("secure").asBoolean()).as("TLS to the store").isTrue();
+        assertThat(medusa.path("maxBackupCount").asInt()).isPositive();
+        var schedule = Charts.named(instances("production"), "MedusaBackupSchedule", "profiles-dc1-daily").path("spec");
+        assertThat(schedule.path("backupSpec").path("cassandraDatacenter").asText())
+                .isEqualTo(k8ssandra.path("cassandra").path("datacenters").get(0).path("metadata").path("name").asText());
+        assertThat(schedule.path("backupSpec").path("backupType").asText()).isIn("differential", "full");
+        assertThat(schedule.path("cronSchedule").asText()).as("a fixed time of every day").matches("\\d+ \\d+ \\* \\* \\*");
+        assertThat(schedule.path("disabled").asBoolean()).isFalse();
+
+        var staging = instances("staging");
+        var stagingSpec = Charts.named(staging, "K8ssandraCluster", "profiles").path("spec");
+        assertThat(stagingSpec.path("reaper").path("autoScheduling").path("enabled").asBoolean()).isTrue();
+        assertThat(stagingSpec.has("medusa")).isFalse();
+        assertThat(Charts.ofKind(staging, "MedusaBackupSchedule")).isEmpty();
+    }
+
+    @Test
     void yamllintIsClean() {
         var result = Tools.yamllint(List.of("--strict", "--config-file", ".yamllint",
                 "helm/profile-store/Chart.yaml", "helm/profile-store/values.yaml",
@@ -316,6 +355,29 @@ class FluxTest {
         var patches = Charts.parse(Files.readString(FLUX.resolve("infrastructure/instances/production/object-store.yaml")));
         assertThat(Charts.ofKind(patches, kind)).hasSize(1);
         return Charts.ofKind(patches, kind).get(0);
+    }
+
+    private static String env(JsonNode container, String variable) {
+        for (var e : container.path("additionalEnvVars")) {
+            if (e.path("name").asText().equals(variable)) {
+                return e.path("value").asText();
+            }
+        }
+        throw new AssertionError(variable + " is not set");
+    }
+
+    /** The smallest gc_grace_seconds of the app's tables (cql/): Cassandra's default, 10 days, where none is set. */
+    private static long gcGraceSeconds() throws IOException {
+        long smallest = 864_000;
+        try (Stream<Path> files = Files.list(Charts.PROJECT.resolve("cql"))) {
+            for (var file : files.filter(f -> f.toString().endsWith(".cql")).toList()) {
+                var matcher = Pattern.compile("(?i)gc_grace_seconds\\s*=\\s*(\\d+)").matcher(Files.readString(file));
+                while (matcher.find()) {
+                    smallest = Math.min(smallest, Long.parseLong(matcher.group(1)));
+                }
+            }
+        }
+        return smallest;
     }
 
     /** A Kubernetes quantity (512Mi, 4Gi) or a PostgreSQL size (128MB, 1GB: units of 1024) in bytes. */
