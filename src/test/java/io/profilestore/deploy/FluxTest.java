@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.profilestore.deploy.Charts.Values;
+import io.profilestore.deploy.NetworkPolicies.Pod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +100,7 @@ class FluxTest {
                 .contains("VALID   helm.toolkit.fluxcd.io/v2 HelmRelease profile-store/profile-store")
                 .contains("VALID   kustomize.toolkit.fluxcd.io/v1 Kustomization flux-system/apps")
                 .contains("VALID   source.toolkit.fluxcd.io/v1 HelmRepository")
+                .contains("VALID   networking.k8s.io/v1 NetworkPolicy profile-store/postgres")
                 .contains("SKIPPED postgresql.cnpg.io/v1 ScheduledBackup profile-store/profiles-pg-daily")
                 .contains("SKIPPED medusa.k8ssandra.io/v1alpha1 MedusaBackupSchedule profile-store/profiles-dc1-daily");
     }
@@ -338,6 +340,69 @@ class FluxTest {
         assertThat(Charts.ofKind(staging, "MedusaBackupSchedule")).isEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"staging", "production"})
+    void onlyTheAppPeersOperatorsAndMonitoringReachTheBackingServices(String env) throws IOException {
+        var docs = instances(env);
+        var policies = Charts.ofKind(docs, "NetworkPolicy");
+        for (var policy : policies) {
+            assertThat(policy.path("spec").path("policyTypes")).extracting(JsonNode::asText).contains("Ingress");
+            policy.path("spec").path("ingress").forEach(rule ->
+                    assertThat(NetworkPolicies.admitsAnyPod(rule)).as("%s admits any pod: %s", name(policy), rule).isFalse());
+        }
+        var namespace = Charts.ofKind(docs, "K8ssandraCluster").get(0).path("metadata").path("namespace").asText();
+        var operators = operatorNamespaces();
+        var monitoring = new Pod("monitoring", Map.of("app.kubernetes.io/name", "prometheus"));
+        var stranger = new Pod(namespace, Map.of("app.kubernetes.io/name", "something-else"));
+
+        // each service's pods, labelled as their operators label them
+        var k8ssandra = name(Charts.ofKind(docs, "K8ssandraCluster").get(0));
+        var cassandra = new Pod(namespace, Map.of("cassandra.datastax.com/cluster", k8ssandra,
+                "cassandra.datastax.com/datacenter", "dc1", "app.kubernetes.io/name", "cassandra",
+                "app.kubernetes.io/managed-by", "cass-operator"));
+        var es = new Pod(namespace, Map.of("common.k8s.elastic.co/type", "elasticsearch",
+                "elasticsearch.k8s.elastic.co/cluster-name", name(Charts.ofKind(docs, "Elasticsearch").get(0))));
+        var mq = new Pod(namespace, Map.of("app.kubernetes.io/component", "rabbitmq",
+                "app.kubernetes.io/name", name(Charts.ofKind(docs, "RabbitmqCluster").get(0))));
+        var pg = new Pod(namespace, Map.of("cnpg.io/cluster", name(Charts.ofKind(docs, "Cluster").get(0)), "cnpg.io/podRole", "instance"));
+        var reaper = new Pod(namespace, Map.of("app.kubernetes.io/component", "reaper", "k8ssandra.io/cluster-name", k8ssandra,
+                "app.kubernetes.io/name", "k8ssandra-operator"));
+
+        record Service(Pod pods, List<Integer> client, int peer, String operator, List<Integer> management, List<Integer> metrics) {
+        }
+        var services = List.of(
+                new Service(cassandra, List.of(9042), 7000, operators.get("k8ssandra-operator"), List.of(8080, 50051), List.of(9000, 9103)),
+                new Service(es, List.of(9200), 9300, operators.get("eck-operator"), List.of(9200), List.of()),
+                // its installation's namespace (config/installation of the pinned tag), not a HelmRelease's
+                new Service(mq, List.of(5672, 5671), 25672, "rabbitmq-system", List.of(15672), List.of(15692)),
+                new Service(pg, List.of(5432), 5432, operators.get("cloudnative-pg"), List.of(8000, 5432), List.of(9187)));
+        var values = merged(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
+        var egress = values.path("networkPolicy").path("egress").path("ports");
+        var app = appPods(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
+        assertThat(app).as("the app's API, indexer and migrate pods").hasSize(3);
+        for (var service : services) {
+            var pods = service.pods();
+            assertThat(NetworkPolicies.selecting(policies, pods)).as("a policy selects %s", pods).isNotEmpty();
+            assertThat(egress).extracting(JsonNode::asInt).as("the chart lets the app out to it").containsAll(service.client());
+            for (var appPod : app) {
+                assertThat(appPod.namespace()).isEqualTo(namespace);
+                // the app on the client port, and on no management or peer port
+                assertThat(NetworkPolicies.admitted(policies, pods, appPod)).as("%s from %s", pods, appPod)
+                        .containsExactlyInAnyOrderElementsOf(service.client());
+            }
+            assertThat(NetworkPolicies.admitted(policies, pods, pods)).as("%s from its peers", pods).contains(service.peer());
+            var operator = new Pod(service.operator(), Map.of("app.kubernetes.io/name", "operator"));
+            assertThat(NetworkPolicies.admitted(policies, pods, operator)).as("%s from its operator", pods)
+                    .containsExactlyInAnyOrderElementsOf(service.management());
+            assertThat(NetworkPolicies.admitted(policies, pods, monitoring)).as("%s from monitoring", pods)
+                    .containsExactlyInAnyOrderElementsOf(service.metrics());
+            assertThat(NetworkPolicies.admitted(policies, pods, stranger)).as("%s from another pod", pods).isEmpty();
+            assertThat(NetworkPolicies.admitted(policies, pods, new Pod("default", Map.of()))).as("%s from elsewhere", pods).isEmpty();
+        }
+        // Reaper repairs through the management API and keeps its state in Cassandra
+        assertThat(NetworkPolicies.admitted(policies, cassandra, reaper)).containsExactlyInAnyOrder(9042, 8080);
+    }
+
     @Test
     void yamllintIsClean() {
         var result = Tools.yamllint(List.of("--strict", "--config-file", ".yamllint",
@@ -355,6 +420,26 @@ class FluxTest {
         var patches = Charts.parse(Files.readString(FLUX.resolve("infrastructure/instances/production/object-store.yaml")));
         assertThat(Charts.ofKind(patches, kind)).hasSize(1);
         return Charts.ofKind(patches, kind).get(0);
+    }
+
+    /** The namespace of each operator's HelmRelease, by the release's name. */
+    private static Map<String, String> operatorNamespaces() {
+        var namespaces = new LinkedHashMap<String, String>();
+        for (var release : Charts.ofKind(Charts.parse(Tools.kustomize(FLUX.resolve("infrastructure/controllers"))), "HelmRelease")) {
+            namespaces.put(name(release), release.path("metadata").path("namespace").asText());
+        }
+        return namespaces;
+    }
+
+    /** The app's pods as the chart renders them with an environment's values: the API, the indexer, migrate. */
+    private static List<Pod> appPods(Values values) {
+        var docs = Charts.documents(values);
+        var pods = new ArrayList<Pod>();
+        for (var workload : List.of(Charts.named(docs, "Deployment", "profile-store-api"),
+                Charts.named(docs, "Deployment", "profile-store-indexer"), Charts.named(docs, "Job", "profile-store-migrate"))) {
+            pods.add(new Pod(Charts.NAMESPACE, NetworkPolicies.labels(workload.path("spec").path("template").path("metadata").path("labels"))));
+        }
+        return pods;
     }
 
     private static String env(JsonNode container, String variable) {
