@@ -11,7 +11,10 @@ import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
-/** {@code reconcile <config>}: compares Cassandra and the index, repairs what differs (unless --dry-run). */
+/**
+ * {@code reconcile <config>}: compares Cassandra and the index, repairs what differs (unless --dry-run). Exits 1 when
+ * something is still wrong after it: drift it did not repair (any drift, with --dry-run) or unreadable profiles.
+ */
 public class ReconcileCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
 
     public ReconcileCommand() {
@@ -28,10 +31,18 @@ public class ReconcileCommand extends ConfiguredCommand<ProfileStoreConfiguratio
     @Override
     protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
             ProfileStoreConfiguration config) throws Exception {
+        int unrepaired;
         try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-reconcile")) {
             var parts = IndexCommands.parts(config, backends, bootstrap.getMetricRegistry(), IndexCommands.json());
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-            IndexCommands.reconciler(parts, Duration.ofSeconds(5)).run(out, !namespace.getBoolean("dryRun"));
+            var drift = IndexCommands.reconciler(parts, Duration.ofSeconds(5)).run(out, !namespace.getBoolean("dryRun"));
+            unrepaired = drift.unrepaired();
+            if (unrepaired > 0) {
+                out.printf("reconcile: %d profile(s) still differ or cannot be indexed%n", unrepaired);
+            }
+        }
+        if (unrepaired > 0) {
+            System.exit(1); // for a scheduler or a script: the index still differs from Cassandra
         }
     }
 }

@@ -37,11 +37,20 @@ public class Reconciler {
     /**
      * What differed, by kind; each list holds pids. {@code unreadable}: profiles Cassandra holds with data that is not
      * JSON, which no index can hold and reconcile cannot repair (named apart, not counted as drift).
+     * {@code notRepaired}: drift whose repair Elasticsearch rejected.
      */
     public record Drift(long profiles, long indexed, List<UUID> missing, List<UUID> extra, List<UUID> stale,
-            List<UUID> unreadable, boolean repaired) {
+            List<UUID> unreadable, boolean repaired, List<UUID> notRepaired) {
         public int total() {
             return missing.size() + extra.size() + stale.size();
+        }
+
+        /**
+         * What is still wrong after this run: the drift it did not repair (all of it in a dry run), and the
+         * unreadable profiles. The command exits 1 when there is any, so that a scheduler sees the failure.
+         */
+        public int unrepaired() {
+            return (repaired ? notRepaired.size() : total()) + unreadable.size();
         }
     }
 
@@ -69,7 +78,7 @@ public class Reconciler {
         out.printf("reconcile: %,d profiles in Cassandra, %,d in %s; %d differ at first look%n", truth.size(),
                 indexed.size(), index.alias(), suspects.size());
 
-        var drift = new Drift(truth.size(), indexed.size(), List.of(), List.of(), List.of(), List.of(), repair);
+        var drift = new Drift(truth.size(), indexed.size(), List.of(), List.of(), List.of(), List.of(), repair, List.of());
         Map<UUID, SearchIndex.Indexed> rechecked = Map.of();
         if (!suspects.isEmpty()) {
             // a deliberate pause, not a wait on a condition: changes in flight reach the index within it
@@ -96,6 +105,10 @@ public class Reconciler {
             // the error type only: Elasticsearch's reasons quote the document's values
             failed.forEach(r -> out.printf("  not repaired %s: %s %s%n", r.write().pid(), r.outcome(),
                     r.reason() == null ? "" : r.reason().split(":", 2)[0]));
+            // a STALE answer means the index took a newer change meanwhile: nothing is left to repair there
+            drift = new Drift(drift.profiles(), drift.indexed(), drift.missing(), drift.extra(), drift.stale(),
+                    drift.unreadable(), true, failed.stream().filter(r -> r.outcome() == SearchIndex.Outcome.REJECTED)
+                    .map(r -> r.write().pid()).toList());
         }
         out.flush();
         return drift;
@@ -121,7 +134,7 @@ public class Reconciler {
                 stale.add(pid);
             }
         }
-        return new Drift(first.profiles(), first.indexed(), missing, extra, stale, List.of(), first.repaired());
+        return new Drift(first.profiles(), first.indexed(), missing, extra, stale, List.of(), first.repaired(), List.of());
     }
 
     /** Profiles that differ because their data cannot be indexed at all are not drift a repair could mend. */
@@ -138,7 +151,7 @@ public class Reconciler {
         return new Drift(drift.profiles(), drift.indexed(),
                 drift.missing().stream().filter(pid -> !unreadable.contains(pid)).toList(), drift.extra(),
                 drift.stale().stream().filter(pid -> !unreadable.contains(pid)).toList(), List.copyOf(unreadable),
-                drift.repaired());
+                drift.repaired(), List.of());
     }
 
     /**
