@@ -148,11 +148,11 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
         if (config.getRole() == ProfileStoreConfiguration.Role.API) {
             Security.install(environment, config.getAuth());
-            var audit = new AuditLog(backends.postgres());
+            var audit = new AuditLog(backends.postgres(), environment.metrics());
             environment.jersey().register(new AuditFilter(audit));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
-            var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration());
+            var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration(), environment.metrics());
             var documents = new Documents(json, settings.getMaxDocumentBytes());
             var changes = new ChangeRunner(dao, locks, audit, settings.getUnknownOutcomeRechecks().stream()
                     .map(io.dropwizard.util.Duration::toJavaDuration).toList(), writePathProbe());

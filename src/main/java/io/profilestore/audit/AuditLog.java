@@ -1,5 +1,7 @@
 package io.profilestore.audit;
 
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
 import io.profilestore.db.Journal;
 import io.profilestore.db.PostgresUnavailableException;
 import java.sql.Connection;
@@ -27,10 +29,22 @@ public class AuditLog {
             ON CONFLICT (record_id) DO NOTHING
             """;
 
+    /**
+     * The meter of audit writes that failed: {@code audit.failures}, a look-up's record (the look-up is refused) or a
+     * change's outcome (which stays unknown in the trail).
+     */
+    public static final String FAILURES = "audit.failures";
+
     private final DataSource dataSource;
+    private final Meter failures;
 
     public AuditLog(DataSource dataSource) {
+        this(dataSource, new MetricRegistry());
+    }
+
+    public AuditLog(DataSource dataSource, MetricRegistry metrics) {
         this.dataSource = dataSource;
+        this.failures = metrics.meter(FAILURES);
     }
 
     /** Writes a record and returns once it is committed. */
@@ -38,6 +52,7 @@ public class AuditLog {
         try (Connection connection = dataSource.getConnection()) {
             insert(connection, entry);
         } catch (SQLException e) {
+            failures.mark();
             throw new AuditUnavailableException(e);
         }
     }
@@ -60,6 +75,7 @@ public class AuditLog {
             statement.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
             statement.executeUpdate();
         } catch (SQLException e) {
+            failures.mark();
             throw new AuditUnavailableException(e);
         }
     }

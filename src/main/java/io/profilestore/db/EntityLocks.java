@@ -1,5 +1,7 @@
 package io.profilestore.db;
 
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -74,12 +76,21 @@ public class EntityLocks {
     /** PostgreSQL's SQLSTATE when lock_timeout ran out. */
     private static final String LOCK_NOT_AVAILABLE = "55P03";
 
+    /** The meter of lock conflicts: {@code locks.conflicts}, each time an entity asked for was held by another. */
+    public static final String CONFLICTS = "locks.conflicts";
+
     private final DataSource dataSource;
     private final Duration lease;
+    private final Meter conflicts;
 
     public EntityLocks(DataSource dataSource, Duration lease) {
+        this(dataSource, lease, new MetricRegistry());
+    }
+
+    public EntityLocks(DataSource dataSource, Duration lease, MetricRegistry metrics) {
         this.dataSource = dataSource;
         this.lease = lease;
+        this.conflicts = metrics.meter(CONFLICTS);
     }
 
     public Duration lease() {
@@ -150,6 +161,7 @@ public class EntityLocks {
                     connection.rollback();
                     var locked = new ArrayList<>(entities);
                     locked.removeAll(taken);
+                    conflicts.mark();
                     throw new EntitiesLockedException(locked);
                 }
                 var all = new TreeSet<>(alreadyHeld);
@@ -168,6 +180,7 @@ public class EntityLocks {
             } catch (SQLException e) {
                 rollbackQuietly(connection);
                 if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                    conflicts.mark();
                     throw new EntitiesLockedException(entities);
                 }
                 throw e;

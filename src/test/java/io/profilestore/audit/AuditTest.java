@@ -180,6 +180,8 @@ class AuditTest {
     @EnabledIf("canPause")
     void aLookUpThatCannotBeRecordedIsNotAnswered() {
         var pid = platform.create("{\"surname\": \"Аудитова\"}").pid();
+        var failures = APP.getEnvironment().metrics().meter(AuditLog.FAILURES);
+        long failuresBefore = failures.getCount();
         Api.Reply byOperator;
         Api.Reply byPlatform;
         TestStack.stack().pause(Service.POSTGRES);
@@ -192,6 +194,8 @@ class AuditTest {
 
         assertProblem(byOperator, 503, "audit-unavailable");
         assertThat(byOperator.body()).doesNotContain("Аудитова");
+        // counted for the alerts (audit_failures_total at /prometheus)
+        assertThat(failures.getCount()).isGreaterThan(failuresBefore);
         assertThat(byPlatform.status()).as("reads that need no record go on").isEqualTo(200);
     }
 }

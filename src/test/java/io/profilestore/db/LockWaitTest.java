@@ -28,6 +28,8 @@ class LockWaitTest {
     void aLockRowHeldByAnUncommittedTransactionIsAnsweredAsLocked() throws Exception {
         var api = new Api(APP.getLocalPort());
         var pid = api.create("{\"surname\": \"Орлова\"}").pid();
+        var conflicts = APP.getEnvironment().metrics().meter(EntityLocks.CONFLICTS);
+        long conflictsBefore = conflicts.getCount();
 
         try (var other = TestStack.backends().postgres().getConnection()) {
             other.setAutoCommit(false);
@@ -41,6 +43,8 @@ class LockWaitTest {
             assertProblem(reply, 409, "locked");
             other.rollback();
         }
+        // counted for the alerts (locks_conflicts_total at /prometheus)
+        assertThat(conflicts.getCount()).isGreaterThan(conflictsBefore);
         assertThat(api.put(pid, etag(1), "{\"surname\": \"Соколова\"}").status()).as("free again").isEqualTo(200);
     }
 }
