@@ -126,3 +126,14 @@ rabbitmq:
   uri: |-
     ${file:{{ $secrets }}/rabbitmq/uri}
 {{- end }}
+
+{{/*
+The same YAML with another PostgreSQL pool size: (dict "root" $ "maxPoolSize" n). The indexer (its health check) and
+migrate (a one-off command) need a few connections, and every pool counts against the server's
+max_connections (templates/connection-budget.yaml); the service has one pool size, so each gets a ConfigMap of its own.
+*/}}
+{{- define "profile-store.configWithPool" -}}
+{{- $values := deepCopy .root.Values -}}
+{{- $_ := set $values.config.postgres "maxPoolSize" .maxPoolSize -}}
+{{- include "profile-store.config" (dict "Values" $values) }}
+{{- end }}

@@ -86,6 +86,22 @@ class ChartConfigTest {
         assertThat(run.output()).contains("Configuration is OK");
     }
 
+    /** The indexer's and migrate's ConfigMaps too: the same configuration with a PostgreSQL pool of their own. */
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void everyConfigMapOfTheReleaseLoads(Values values) throws Exception {
+        var docs = Charts.documents(values);
+        var maps = Charts.ofKind(docs, "ConfigMap");
+        assertThat(maps).hasSizeGreaterThan(2);
+        var api = load(writeConfig(Charts.serviceConfig(docs)));
+        for (var map : maps) {
+            var config = load(writeConfig(map.path("data").path("profile-store.yml").asText()));
+            assertThat(config.getPostgres().getUrl()).isEqualTo(api.getPostgres().getUrl());
+            assertThat(config.getPostgres().getMaxPoolSize()).as("%s pool", map.path("metadata").path("name").asText())
+                    .isLessThanOrEqualTo(api.getPostgres().getMaxPoolSize());
+        }
+    }
+
     @Test
     void apiKeysAndJwtSettingsReachTheService() throws Exception {
         var rendered = Charts.template(Values.PRODUCTION, Map.of(

@@ -38,7 +38,7 @@ class ChartTest {
         assertThat(Charts.ofKind(docs, "Service")).extracting(d -> d.path("metadata").path("name").asText())
                 .containsExactlyInAnyOrder("profile-store", "profile-store-admin");
         assertThat(Charts.ofKind(docs, "ConfigMap")).extracting(d -> d.path("metadata").path("name").asText())
-                .containsExactlyInAnyOrder("profile-store", "profile-store-migrate");
+                .containsExactlyInAnyOrder("profile-store", "profile-store-indexer", "profile-store-migrate");
         assertThat(Charts.ofKind(docs, "HorizontalPodAutoscaler")).hasSize(1);
         assertThat(Charts.ofKind(docs, "PodDisruptionBudget")).hasSize(2);
         assertThat(Charts.ofKind(docs, "NetworkPolicy")).hasSize(1);
@@ -81,7 +81,9 @@ class ChartTest {
                 .isEqualTo("pre-install,pre-upgrade");
         assertThat(config.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt())
                 .isLessThan(job.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt());
-        assertThat(config.path("data").path("profile-store.yml").asText()).isEqualTo(Charts.serviceConfig(docs));
+        // the service's configuration, with a PostgreSQL pool of its own (ChartConnectionBudgetTest)
+        assertThat(withoutPoolSize(config.path("data").path("profile-store.yml").asText()))
+                .isEqualTo(withoutPoolSize(Charts.serviceConfig(docs)));
         assertThat(job.path("spec").path("template").path("spec").path("volumes").findValuesAsText("name"))
                 .contains("profile-store-migrate");
     }
@@ -115,7 +117,14 @@ class ChartTest {
             assertThat(deployment.path("spec").path("template").path("metadata").path("annotations")
                     .path("checksum/config").asText()).hasSize(64);
         }
+        // the indexer reads a ConfigMap of its own, the API's but for its PostgreSQL pool
+        var indexerPod = Charts.named(docs, "Deployment", "profile-store-indexer").path("spec").path("template").path("spec");
+        assertThat(indexerPod.path("volumes").findValuesAsText("name")).contains("profile-store-indexer");
+        assertThat(withoutPoolSize(Charts.named(docs, "ConfigMap", "profile-store-indexer").path("data")
+                .path("profile-store.yml").asText())).isEqualTo(withoutPoolSize(Charts.serviceConfig(docs)));
         var api = Charts.named(docs, "Deployment", "profile-store-api");
+        assertThat(api.path("spec").path("template").path("spec").path("volumes").findValuesAsText("name"))
+                .contains("profile-store").doesNotContain("profile-store-indexer");
         assertThat(api.path("spec").path("replicas").isMissingNode())
                 .as("the HorizontalPodAutoscaler owns the API's replicas").isTrue();
         var hpa = Charts.ofKind(docs, "HorizontalPodAutoscaler").get(0);
@@ -172,6 +181,11 @@ class ChartTest {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> Charts.template(Values.DEFAULT, bad))
                     .as("values %s", bad).hasMessageContaining("values don't meet the specifications of the schema");
         }
+    }
+
+    static String withoutPoolSize(String serviceConfig) {
+        assertThat(serviceConfig).containsOnlyOnce("maxPoolSize:");
+        return serviceConfig.replaceFirst("maxPoolSize: \\d+", "maxPoolSize: N");
     }
 
     private static List<String> args(JsonNode container) {

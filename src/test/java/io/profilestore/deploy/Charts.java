@@ -176,6 +176,16 @@ final class Charts {
         return base;
     }
 
+    /** A value set as Helm sees it: the environment's file merged over values.yaml. */
+    static JsonNode values(Values values) {
+        try {
+            var base = (ObjectNode) YAML.readTree(CHART.resolve("values.yaml").toFile());
+            return values.file == null ? base : merge(base, YAML.readTree(CHART.resolve(values.file).toFile()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The service's YAML out of a rendering's ConfigMap. */
     static String serviceConfig(List<JsonNode> docs) {
         return named(docs, "ConfigMap", RELEASE).path("data").path("profile-store.yml").asText();

@@ -3,7 +3,6 @@ package io.profilestore.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.profilestore.deploy.Charts.Values;
 import io.profilestore.deploy.NetworkPolicies.Pod;
 import java.io.IOException;
@@ -179,7 +178,7 @@ class FluxTest {
         valuesFiles.forEach(f -> assertThat(Charts.PROJECT.resolve(f)).exists());
 
         // the values name what the instances create: services, data center, the operators' Secrets
-        var values = merged(environment);
+        var values = Charts.values(environment);
         var instances = Charts.parse(Tools.kustomize(FLUX.resolve("infrastructure/instances/" + env)));
         var namespace = release.path("metadata").path("namespace").asText();
         var k8ssandra = Charts.ofKind(instances, "K8ssandraCluster").get(0);
@@ -311,7 +310,7 @@ class FluxTest {
         assertThat(scheduling.path("enabled").asBoolean()).isTrue();
         assertThat(scheduling.path("repairType").asText()).as("full repairs").isEqualTo("REGULAR");
         // auto-scheduling covers every keyspace but system ones and the excluded: the app's among them
-        var keyspace = merged(Values.PRODUCTION).path("config").path("cassandra").path("keyspace").asText();
+        var keyspace = Charts.values(Values.PRODUCTION).path("config").path("cassandra").path("keyspace").asText();
         assertThat(keyspace).isEqualTo("profiles").doesNotStartWith("system");
         assertThat(scheduling.path("excludedKeyspaces")).extracting(JsonNode::asText).doesNotContain(keyspace);
         // two runs start in each gc_grace window, so one failed run still leaves every range repaired in time
@@ -376,7 +375,7 @@ class FluxTest {
                 // its installation's namespace (config/installation of the pinned tag), not a HelmRelease's
                 new Service(mq, List.of(5672, 5671), 25672, "rabbitmq-system", List.of(15672), List.of(15692)),
                 new Service(pg, List.of(5432), 5432, operators.get("cloudnative-pg"), List.of(8000, 5432), List.of(9187)));
-        var values = merged(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
+        var values = Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
         var egress = values.path("networkPolicy").path("egress").path("ports");
         var app = appPods(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
         assertThat(app).as("the app's API, indexer and migrate pods").hasSize(3);
@@ -484,11 +483,6 @@ class FluxTest {
             text.append("---\n").append(Charts.YAML.writeValueAsString(doc).replaceFirst("^---\\s*\n", ""));
         }
         return text.toString();
-    }
-
-    private static JsonNode merged(Values environment) throws IOException {
-        var base = (ObjectNode) Charts.YAML.readTree(Charts.CHART.resolve("values.yaml").toFile());
-        return Charts.merge(base, Charts.YAML.readTree(Charts.CHART.resolve(environment.file).toFile()));
     }
 
     private static List<String> dependsOn(JsonNode doc) {
