@@ -56,6 +56,13 @@ auth:
 profiles:
   lockLease: {{ $c.profiles.lockLease }}
 
+{{- if .Values.cronJobs.checkTables.enabled }}
+
+users:
+  # check-tables runs as the chart's CronJob, whose outcome Kubernetes records; the API's own schedule of it is off
+  checkTablesEvery: 0s
+{{- end }}
+
 {{- if .Values.secrets.cursorKey.name }}
 
 search:
@@ -129,7 +136,7 @@ rabbitmq:
 
 {{/*
 The same YAML with another PostgreSQL pool size: (dict "root" $ "maxPoolSize" n). The indexer (its health check) and
-migrate (a one-off command) need a few connections, and every pool counts against the server's
+the one-off commands (migrate, the CronJobs) need a few connections, and every pool counts against the server's
 max_connections (templates/connection-budget.yaml); the service has one pool size, so each gets a ConfigMap of its own.
 */}}
 {{- define "profile-store.configWithPool" -}}

@@ -25,7 +25,7 @@ configuration file; only the command differs (server, indexer, migrate).
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* Labels of every object; "component" is api, indexer, migrate or test. */}}
+{{/* Labels of every object; "component" is api, indexer, migrate, reconcile, check-tables or test. */}}
 {{- define "profile-store.labels" -}}
 helm.sh/chart: {{ include "profile-store.chart" .root }}
 {{ include "profile-store.selectorLabels" . }}

@@ -51,6 +51,8 @@ class ChartConfigTest {
         assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8080);
         assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort()).isEqualTo(8081);
         assertThat(config.getIndexer().isInProcess()).as("the indexer runs as its own Deployment").isFalse();
+        assertThat(config.getUsers().getCheckTablesEvery().toSeconds())
+                .as("check-tables runs as a CronJob, not on the API's own schedule").isZero();
         assertThat(config.getAuth().isEnabled()).isTrue();
         assertThat(config.getCassandra().getLocalDatacenter()).isEqualTo("dc1");
         assertThat(config.getRabbitmq().getUri()).isEqualTo(RABBITMQ_URI);
@@ -86,7 +88,7 @@ class ChartConfigTest {
         assertThat(run.output()).contains("Configuration is OK");
     }
 
-    /** The indexer's and migrate's ConfigMaps too: the same configuration with a PostgreSQL pool of their own. */
+    /** The indexer's and the Jobs' ConfigMaps too: the same configuration with a PostgreSQL pool of their own. */
     @ParameterizedTest
     @EnumSource(Values.class)
     void everyConfigMapOfTheReleaseLoads(Values values) throws Exception {

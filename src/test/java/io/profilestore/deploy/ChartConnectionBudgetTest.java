@@ -40,7 +40,8 @@ class ChartConnectionBudgetTest {
     void everyRenderingsPoolsFitTheServersConnections(Values values) {
         var shares = shares(Charts.documents(values));
         assertThat(shares).extracting(Share::workload)
-                .contains("Deployment profile-store-api", "Deployment profile-store-indexer", "Job profile-store-migrate");
+                .contains("Deployment profile-store-api", "Deployment profile-store-indexer", "Job profile-store-migrate",
+                        "CronJob profile-store-reconcile", "CronJob profile-store-check-tables");
         assertThat(total(shares)).as("%s: %s", values, shares).isLessThanOrEqualTo(limit(values));
     }
 
@@ -53,8 +54,10 @@ class ChartConnectionBudgetTest {
         // 12 API pods at the autoscaler's maximum and one surging in a rollout, 10 connections each
         assertThat(shares).contains(new Share("Deployment profile-store-api", 10, 13),
                 new Share("Deployment profile-store-indexer", 2, 3),
-                new Share("Job profile-store-migrate", 2 + FLYWAY_POOL, 1));
-        assertThat(total(shares)).isEqualTo(141).isLessThanOrEqualTo(limit(Values.PRODUCTION));
+                new Share("Job profile-store-migrate", 2 + FLYWAY_POOL, 1),
+                new Share("CronJob profile-store-reconcile", 3, 1),
+                new Share("CronJob profile-store-check-tables", 3, 1));
+        assertThat(total(shares)).isEqualTo(147).isLessThanOrEqualTo(limit(Values.PRODUCTION));
     }
 
     @Test

@@ -36,6 +36,8 @@ class ChartSchemaTest {
         assertThat(report.output())
                 .contains("VALID   apps/v1 Deployment profile-store-api")
                 .contains("VALID   batch/v1 Job profile-store-migrate")
+                .contains("VALID   batch/v1 CronJob profile-store-reconcile")
+                .contains("VALID   batch/v1 CronJob profile-store-check-tables")
                 .contains("VALID   monitoring.coreos.com/v1 ServiceMonitor profile-store")
                 .doesNotContain("SKIPPED")
                 .containsPattern("manifests: \\d+ valid, 0 invalid, 0 skipped");

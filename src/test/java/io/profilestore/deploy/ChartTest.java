@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * helm lint --strict and helm template of helm/profile-store with each value set: what the chart renders is what
  * the deployment needs (two Deployments, Services, the configuration, autoscaling, disruption budgets, metrics,
- * network policy, the migrate hook), probes on the admin port, pinned images, no Secret.
+ * network policy, the migrate hook, the maintenance CronJobs), probes on the admin port, pinned images, no Secret.
  */
 class ChartTest {
 
@@ -38,7 +38,10 @@ class ChartTest {
         assertThat(Charts.ofKind(docs, "Service")).extracting(d -> d.path("metadata").path("name").asText())
                 .containsExactlyInAnyOrder("profile-store", "profile-store-admin");
         assertThat(Charts.ofKind(docs, "ConfigMap")).extracting(d -> d.path("metadata").path("name").asText())
-                .containsExactlyInAnyOrder("profile-store", "profile-store-indexer", "profile-store-migrate");
+                .containsExactlyInAnyOrder("profile-store", "profile-store-indexer", "profile-store-migrate",
+                        "profile-store-cronjobs");
+        assertThat(Charts.ofKind(docs, "CronJob")).extracting(d -> d.path("metadata").path("name").asText())
+                .containsExactlyInAnyOrder("profile-store-reconcile", "profile-store-check-tables");
         assertThat(Charts.ofKind(docs, "HorizontalPodAutoscaler")).hasSize(1);
         assertThat(Charts.ofKind(docs, "PodDisruptionBudget")).hasSize(2);
         assertThat(Charts.ofKind(docs, "NetworkPolicy")).hasSize(1);
