@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every document the chart renders, with each value set (and with the ServiceMonitor on, which the defaults leave
- * off), is valid against the Kubernetes and prometheus-operator schemas (src/test/manifests/validate-manifests.mjs).
+ * off; staging and production have it and the PrometheusRule on), is valid against the Kubernetes and prometheus-operator schemas (src/test/manifests/validate-manifests.mjs).
  */
 class ChartSchemaTest {
 
@@ -39,6 +39,7 @@ class ChartSchemaTest {
                 .contains("VALID   batch/v1 CronJob profile-store-reconcile")
                 .contains("VALID   batch/v1 CronJob profile-store-check-tables")
                 .contains("VALID   monitoring.coreos.com/v1 ServiceMonitor profile-store")
+                .contains("VALID   monitoring.coreos.com/v1 PrometheusRule profile-store")
                 .doesNotContain("SKIPPED")
                 .containsPattern("manifests: \\d+ valid, 0 invalid, 0 skipped");
     }

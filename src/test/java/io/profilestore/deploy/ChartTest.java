@@ -47,8 +47,9 @@ class ChartTest {
         assertThat(Charts.ofKind(docs, "NetworkPolicy")).hasSize(1);
         assertThat(Charts.ofKind(docs, "ServiceAccount")).hasSize(1);
         assertThat(Charts.ofKind(docs, "Pod")).as("the helm test pod").hasSize(1);
-        // the ServiceMonitor needs the prometheus-operator CRDs: off by default, on in both environments
+        // the ServiceMonitor and the alerts need the prometheus-operator CRDs: off by default, on in both environments
         assertThat(Charts.ofKind(docs, "ServiceMonitor")).hasSize(values == Values.DEFAULT ? 0 : 1);
+        assertThat(Charts.ofKind(docs, "PrometheusRule")).hasSize(values == Values.DEFAULT ? 0 : 1);
         // secrets are referenced, never rendered
         assertThat(Charts.ofKind(docs, "Secret")).isEmpty();
     }

@@ -20,9 +20,10 @@ import java.util.stream.Stream;
 /**
  * The chart helm/profile-store, linted and rendered by Helm itself (helm-java runs Helm in-process, offline), with
  * each value set the deployment uses: the defaults, staging and production (the same files Flux's HelmReleases
- * name in valuesFiles).
+ * name in valuesFiles). Public for the tests elsewhere that check what the chart renders against the running service
+ * (health.PrometheusRuleMetricsTest).
  */
-final class Charts {
+public final class Charts {
 
     static final Path PROJECT = Path.of(System.getProperty("profileStore.projectDir", ".")).toAbsolutePath().normalize();
     static final Path CHART = PROJECT.resolve("helm/profile-store");
@@ -33,7 +34,7 @@ final class Charts {
     static final String KUBE_VERSION = "1.32.0";
 
     /** A value set: the chart's values.yaml, and maybe one environment's file over it. */
-    enum Values {
+    public enum Values {
         DEFAULT(null), STAGING("values-staging.yaml"), PRODUCTION("values-production.yaml");
 
         final String file;
@@ -54,7 +55,7 @@ final class Charts {
      * annotation key is renamed, which makes Helm treat the hooks as ordinary manifests, and the key is put back in
      * the output. Nothing else differs from the chart.
      */
-    static String template(Values values, Map<String, Object> set) {
+    public static String template(Values values, Map<String, Object> set) {
         var copy = copyChart();
         try {
             var chart = copy.resolve("profile-store");
@@ -86,7 +87,7 @@ final class Charts {
         return RENDERED.computeIfAbsent(values, v -> parse(template(v, Map.of())));
     }
 
-    static List<JsonNode> parse(String multiDocument) {
+    public static List<JsonNode> parse(String multiDocument) {
         try (var parser = new YAMLFactory().createParser(multiDocument)) {
             var docs = new ArrayList<JsonNode>();
             var it = YAML.readValues(parser, JsonNode.class);
@@ -102,7 +103,7 @@ final class Charts {
         }
     }
 
-    static List<JsonNode> ofKind(List<JsonNode> docs, String kind) {
+    public static List<JsonNode> ofKind(List<JsonNode> docs, String kind) {
         return docs.stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
     }
 
