@@ -114,43 +114,58 @@ class ImageIT {
     @EnumSource(Values.class)
     void everyCommandLineOfTheChartRunsTheImagesJavaOnItsClasses(Values values) throws Exception {
         var docs = Charts.documents(values);
-        writeMounts(Charts.serviceConfig(docs));
-        var commandLines = new LinkedHashMap<String, List<String>>();
-        for (var kind : List.of("Deployment", "Job")) {
+        var workloads = 0;
+        for (var kind : List.of("Deployment", "Job", "CronJob")) {
             for (var doc : Charts.ofKind(docs, kind)) {
-                var container = doc.path("spec").path("template").path("spec").path("containers").get(0);
-                var line = new ArrayList<String>();
-                container.path("command").forEach(c -> line.add(c.asText()));
-                container.path("args").forEach(a -> line.add(a.asText()));
-                commandLines.put(doc.path("metadata").path("name").asText(), line);
+                var name = doc.path("metadata").path("name").asText();
+                var pod = kind.equals("CronJob")
+                        ? doc.path("spec").path("jobTemplate").path("spec").path("template").path("spec")
+                        : doc.path("spec").path("template").path("spec");
+                var line = commandLine(pod.path("containers").get(0));
+                var command = line.get(line.size() - 2);
+                assertThat(command).as(name).isIn("server", "indexer", "migrate", "reconcile", "check-tables");
+                line.set(line.size() - 2, "check");
+                // each workload mounts its own ConfigMap (their pools differ) at /config
+                writeMounts(configOf(docs, pod));
+                var run = inImage(line);
+                assertThat(run.exitCode()).as("%s (%s) of %s in the image:%n%s", name, command, values, run.output())
+                        .isZero();
+                assertThat(run.output()).contains("Configuration is OK");
+                workloads++;
             }
         }
-        assertThat(commandLines).as("the API, the indexer and the migration Job").hasSizeGreaterThanOrEqualTo(3);
-        for (var entry : commandLines.entrySet()) {
-            var line = entry.getValue();
-            var command = line.get(line.size() - 2);
-            assertThat(command).isIn("server", "indexer", "migrate");
-            line.set(line.size() - 2, "check");
-            var run = inImage(line);
-            assertThat(run.exitCode()).as("%s of %s in the image:%n%s", entry.getKey(), values, run.output()).isZero();
-            assertThat(run.output()).contains("Configuration is OK");
-        }
+        assertThat(workloads).as("the API, the indexer, the migration Job and the CronJobs").isGreaterThanOrEqualTo(3);
     }
 
     /** The check above could not pass by accident: the same line refuses a configuration the service cannot run. */
     @Test
     void theCheckInTheImageRefusesABrokenConfiguration() throws Exception {
         var docs = Charts.documents(Values.PRODUCTION);
-        writeMounts(Charts.serviceConfig(docs).replace("shards: 4", "shards: 0"));
-        var api = Charts.ofKind(docs, "Deployment").get(0).path("spec").path("template").path("spec")
-                .path("containers").get(0);
-        var line = new ArrayList<String>();
-        api.path("command").forEach(c -> line.add(c.asText()));
-        api.path("args").forEach(a -> line.add(a.asText()));
+        var pod = Charts.ofKind(docs, "Deployment").get(0).path("spec").path("template").path("spec");
+        writeMounts(configOf(docs, pod).replace("shards: 4", "shards: 0"));
+        var line = commandLine(pod.path("containers").get(0));
         line.set(line.size() - 2, "check");
         var run = inImage(line);
         assertThat(run.exitCode()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("elasticsearch.index.shards");
+    }
+
+    private static List<String> commandLine(JsonNode container) {
+        var line = new ArrayList<String>();
+        container.path("command").forEach(c -> line.add(c.asText()));
+        container.path("args").forEach(a -> line.add(a.asText()));
+        return line;
+    }
+
+    /** The profile-store.yml of the ConfigMap that a pod mounts as its volume "config". */
+    private static String configOf(List<JsonNode> docs, JsonNode pod) {
+        for (var volume : pod.path("volumes")) {
+            if (volume.path("name").asText().equals("config")) {
+                var configMap = volume.path("configMap").path("name").asText();
+                return Charts.named(docs, "ConfigMap", configMap).path("data").path("profile-store.yml").asText();
+            }
+        }
+        throw new AssertionError("no config volume in " + pod);
     }
 
     /** The ConfigMap at /config and a fake file for each secret the configuration reads, where the pod mounts them. */
