@@ -38,7 +38,7 @@ class ReleaseWorkflowTest {
     }
 
     @Test
-    void itRunsForVersionTagsOnlyAndPushesAfterTheTests() throws IOException {
+    void itRunsForVersionTagsOnlyAndPushesOnlyAfterTheTestsFromAnUnprivilegedJob() throws IOException {
         var workflow = Charts.YAML.readTree(WORKFLOW.toFile());
         // YAML 1.1 reads the key `on` as the boolean true
         var on = workflow.has("on") ? workflow.path("on") : workflow.path("true");
@@ -47,16 +47,64 @@ class ReleaseWorkflowTest {
         assertThat(on.path("push").has("branches")).isFalse();
         assertThat(workflow.path("permissions").path("contents").asText()).isEqualTo("read");
 
-        var steps = workflow.path("jobs").path("release").path("steps");
-        var runs = new ArrayList<String>();
-        steps.forEach(s -> runs.add(s.path("run").asText("") + " " + s.path("uses").asText("")));
-        var tests = indexOf(runs, ".ci/run");
-        var imagePush = indexOf(runs, "skopeo copy");
-        var chartPush = indexOf(runs, "helm push");
-        var versionCheck = indexOf(runs, "GITHUB_REF_NAME");
-        assertThat(versionCheck).as("the tag is checked first").isLessThan(tests);
-        assertThat(tests).as("the tests run before anything is pushed").isLessThan(imagePush).isLessThan(chartPush);
-        assertThat(runs.get(imagePush)).as("the archive ImageIT proved").contains("oci-archive:target/jib-image.tar");
+        var test = workflow.path("jobs").path("test");
+        var publish = workflow.path("jobs").path("publish");
+        var tests = steps(test);
+        assertThat(indexOf(tests, "GITHUB_REF_NAME")).as("the tag is checked before the tests")
+                .isLessThan(indexOf(tests, ".ci/run"));
+        assertThat(test.path("permissions").has("packages")).as("the tests' token cannot push").isFalse();
+        assertThat(tests).noneMatch(step -> step.contains("skopeo copy") || step.contains("helm push"));
+
+        assertThat(publish.path("needs").asText()).as("publishing waits for the tests").isEqualTo("test");
+        assertThat(publish.path("permissions").path("packages").asText()).isEqualTo("write");
+        assertThat(publish.has("container")).as("the job that may push runs nothing privileged").isFalse();
+        var publishing = steps(publish);
+        assertThat(publishing.get(indexOf(publishing, "skopeo copy")))
+                .as("the archive ImageIT proved").contains("oci-archive:target/jib-image.tar");
+        assertThat(publishing).anyMatch(step -> step.contains("helm push"));
+        assertThat(String.join("\n", publishing)).as("tokens go in on standard input, never on a command line")
+                .doesNotContain("--dest-creds").doesNotContain("--password \"");
+    }
+
+    /** What `mvn verify` checks for before anything else (Prerequisites): the test job must bring it. */
+    @Test
+    void theTestJobBringsWhatTheBuildChecksFor() throws IOException {
+        var test = Charts.YAML.readTree(WORKFLOW.toFile()).path("jobs").path("test");
+        var java = withOf(test, "actions/setup-java").path("java-version").asText();
+        assertThat(Integer.parseInt(java)).as("Elasticsearch needs 21 or newer, Cassandra 17 to 23").isBetween(21, 23);
+        var node = withOf(test, "actions/setup-node").path("node-version").asText();
+        assertThat(Integer.parseInt(node)).as("the manifest validator needs Node.js 20 or newer").isGreaterThanOrEqualTo(20);
+        var steps = steps(test);
+        assertThat(steps.get(indexOf(steps, "/usr/local/bin/kubectl"))).contains("sha256sum -c");
+        assertThat(steps.get(indexOf(steps, "apt-get install"))).contains("maven");
+    }
+
+    /** No ${{ }} inside a script: a value from the event or a step goes in through env, never pasted into shell. */
+    @Test
+    void noScriptInterpolatesExpressions() throws IOException {
+        var workflow = Charts.YAML.readTree(WORKFLOW.toFile());
+        var scripts = new ArrayList<String>();
+        workflow.path("jobs").forEach(job -> job.path("steps").forEach(step -> {
+            if (step.has("run")) {
+                scripts.add(step.path("run").asText());
+            }
+        }));
+        assertThat(scripts).as("the workflow's scripts").isNotEmpty().noneMatch(script -> script.contains("${{"));
+    }
+
+    private static List<String> steps(JsonNode job) {
+        var steps = new ArrayList<String>();
+        job.path("steps").forEach(s -> steps.add(s.path("run").asText("") + " " + s.path("uses").asText("")));
+        return steps;
+    }
+
+    private static JsonNode withOf(JsonNode job, String action) {
+        for (var step : job.path("steps")) {
+            if (step.path("uses").asText().startsWith(action + "@")) {
+                return step.path("with");
+            }
+        }
+        throw new AssertionError("the job does not use " + action);
     }
 
     @Test
