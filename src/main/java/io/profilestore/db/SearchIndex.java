@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The profile index in Elasticsearch. Every write carries the profile's version as external version, so a write
@@ -522,14 +523,18 @@ public class SearchIndex {
 
     /**
      * Whether an exception means Elasticsearch is away or overloaded, as opposed to a refusal of the request: an
-     * I/O failure or a timeout anywhere in its causes (the client wraps some in RuntimeException), or a 429 or 5xx.
+     * I/O failure, a 429 or 5xx, or a timeout that the client wrapped in a RuntimeException (the wait for one of its
+     * pooled connections running out). Not what wraps a parse error or a bug.
      */
     public static boolean isOutage(Exception e) {
         if (e instanceof ElasticsearchException es) {
             return es.status() == 429 || es.status() >= 500;
         }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof IOException || t instanceof java.util.concurrent.TimeoutException) {
+        if (e instanceof IOException) {
+            return true;
+        }
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException) {
                 return true;
             }
         }
