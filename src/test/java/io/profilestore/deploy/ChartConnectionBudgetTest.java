@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -111,9 +110,8 @@ class ChartConnectionBudgetTest {
         var server = maxConnections(Charts.named(instances, "Cluster", "profiles-pg"));
         int chart = Charts.values(values).path("postgres").path("maxConnections").asInt();
         if (values == Values.PRODUCTION) {
-            Assumptions.assumeTrue(server.isPresent(), "flux/infrastructure/instances/base/postgres.yaml sets no "
-                    + "spec.postgresql.parameters.max_connections yet (a change under way sets 200); until it does, "
-                    + "production's PostgreSQL has the default of 100, below the chart's " + chart);
+            assertThat(server).as("production sets max_connections in flux/infrastructure/instances/base/postgres.yaml")
+                    .isPresent();
         }
         assertThat(chart).as("%s: the chart's postgres.maxConnections against the server's max_connections", env)
                 .isLessThanOrEqualTo(server.orElse(100));

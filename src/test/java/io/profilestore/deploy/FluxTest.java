@@ -378,7 +378,7 @@ class FluxTest {
         var values = Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
         var egress = values.path("networkPolicy").path("egress").path("ports");
         var app = appPods(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
-        assertThat(app).as("the app's API, indexer and migrate pods").hasSize(3);
+        assertThat(app).as("the app's API, indexer and migrate pods and the two CronJobs").hasSize(5);
         for (var service : services) {
             var pods = service.pods();
             assertThat(NetworkPolicies.selecting(policies, pods)).as("a policy selects %s", pods).isNotEmpty();
@@ -437,6 +437,13 @@ class FluxTest {
         for (var workload : List.of(Charts.named(docs, "Deployment", "profile-store-api"),
                 Charts.named(docs, "Deployment", "profile-store-indexer"), Charts.named(docs, "Job", "profile-store-migrate"))) {
             pods.add(new Pod(Charts.NAMESPACE, NetworkPolicies.labels(workload.path("spec").path("template").path("metadata").path("labels"))));
+        }
+        // the maintenance CronJobs' pods reach the same services (reconcile and check-tables read all four)
+        var cronJobs = Charts.ofKind(docs, "CronJob");
+        assertThat(cronJobs).as("the chart's CronJobs").isNotEmpty();
+        for (var cronJob : cronJobs) {
+            var template = cronJob.path("spec").path("jobTemplate").path("spec").path("template");
+            pods.add(new Pod(Charts.NAMESPACE, NetworkPolicies.labels(template.path("metadata").path("labels"))));
         }
         return pods;
     }
