@@ -25,6 +25,9 @@ import org.awaitility.Awaitility;
  */
 final class CassandraCluster implements LocalService {
 
+    /** The superuser Cassandra makes at first start when logins are on; its password is its name. */
+    static final String SUPERUSER = "cassandra";
+
     private final StackSettings settings;
     private final List<Process> launched = new ArrayList<>();
 
@@ -139,6 +142,8 @@ final class CassandraCluster implements LocalService {
                 "-Dcassandra-foreground=yes",
                 "-Dcassandra.skip_wait_for_gossip_to_settle=0",
                 "-Dcassandra.ring_delay_ms=1000",
+                // with logins on, the default superuser is made at once, not 10 s after the node is up
+                "-Dcassandra.superuser_setup_delay_ms=0",
                 "-Dcassandra.triggers_dir=" + dir.resolve("triggers"),
                 "-Djava.io.tmpdir=" + dir.resolve("tmp"),
                 "-Djna.tmpdir=" + dir.resolve("tmp"),
@@ -188,7 +193,31 @@ final class CassandraCluster implements LocalService {
                 cdc_raw_directory: %s
                 """.formatted(token, settings.cassandraStoragePort(), host(node), host(node),
                 settings.cassandraStoragePort(), settings.cassandraPort(), memtableMiB(), memtableMiB(), dir.resolve("data"),
-                dir.resolve("commitlog"), dir.resolve("saved_caches"), dir.resolve("hints"), dir.resolve("cdc_raw"));
+                dir.resolve("commitlog"), dir.resolve("saved_caches"), dir.resolve("hints"), dir.resolve("cdc_raw"))
+                + authYaml() + clientTlsYaml();
+    }
+
+    /** Logins and grants as in production (the superuser cassandra/cassandra is made at first start). */
+    private String authYaml() {
+        return !settings.cassandraPasswordAuth() ? "" : """
+                authenticator: PasswordAuthenticator
+                authorizer: CassandraAuthorizer
+                role_manager: CassandraRoleManager
+                roles_validity: 0ms
+                permissions_validity: 0ms
+                """;
+    }
+
+    /** TLS on the CQL port beside plain CQL (optional), so that the stack's own readiness check stays plain. */
+    private String clientTlsYaml() {
+        return settings.cassandraTlsKeystore().isEmpty() ? "" : """
+                client_encryption_options:
+                  enabled: true
+                  optional: true
+                  keystore: %s
+                  keystore_password: "%s"
+                  store_type: PKCS12
+                """.formatted(settings.cassandraTlsKeystore(), settings.cassandraTlsKeystorePassword());
     }
 
     /** An eighth of the heap (512m: 64 MiB, 2g: 256 MiB). */
@@ -230,11 +259,14 @@ final class CassandraCluster implements LocalService {
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(5))
                 .build();
-        try (var session = CqlSession.builder()
+        var builder = CqlSession.builder()
                 .withConfigLoader(config)
                 .addContactPoint(new InetSocketAddress(host(1), settings.cassandraPort()))
-                .withLocalDatacenter("datacenter1")
-                .build()) {
+                .withLocalDatacenter("datacenter1");
+        if (settings.cassandraPasswordAuth()) {
+            builder.withAuthCredentials(SUPERUSER, SUPERUSER);
+        }
+        try (var session = builder.build()) {
             session.execute("SELECT release_version FROM system.local");
             var nodes = session.getMetadata().getNodes().values();
             return nodes.size() == settings.cassandraNodes()

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
@@ -38,6 +39,17 @@ public class CassandraFactory {
 
     private String username;
     private String password;
+
+    /**
+     * A superuser for {@code migrate} only: it creates the keyspace, and the role {@code username} with only what
+     * the service needs (reads and writes on the keyspace). Empty: migrate runs as {@code username}.
+     */
+    private String migrationUsername = "";
+    private String migrationPassword = "";
+
+    @Valid
+    @NotNull
+    private TlsSettings tls = new TlsSettings();
 
     @JsonProperty
     public List<String> getContactPoints() {
@@ -104,12 +116,48 @@ public class CassandraFactory {
         this.password = password;
     }
 
+    /** The service role's password, for {@code migrate} to give the role it creates. */
+    public String password() {
+        return password == null ? "" : password;
+    }
+
+    @JsonProperty
+    public String getMigrationUsername() {
+        return migrationUsername;
+    }
+
+    @JsonProperty
+    public void setMigrationUsername(String migrationUsername) {
+        this.migrationUsername = migrationUsername == null ? "" : migrationUsername.strip();
+    }
+
+    @JsonProperty
+    public void setMigrationPassword(String migrationPassword) {
+        this.migrationPassword = migrationPassword == null ? "" : migrationPassword;
+    }
+
+    /** Whether {@code migrate} logs in as a superuser of its own and gives the service's role its grants. */
+    public boolean hasSeparateMigrationUser() {
+        return !migrationUsername.isEmpty() && username != null && !username.isBlank()
+                && !migrationUsername.equals(username);
+    }
+
+    @JsonProperty
+    public TlsSettings getTls() {
+        return tls;
+    }
+
+    @JsonProperty
+    public void setTls(TlsSettings tls) {
+        this.tls = tls;
+    }
+
     /**
      * Opens a session that is not bound to a keyspace (statements name their tables in full), so that the same
      * session serves {@code migrate}, which creates the keyspace.
      */
     public CqlSession build(MetricRegistry metrics) {
-        return build(metrics, requestTimeout.toJavaDuration());
+        return build(metrics, requestTimeout.toJavaDuration(), username, password);
     }
 
     /**
@@ -118,10 +166,13 @@ public class CassandraFactory {
      */
     public CqlSession buildForSchemaChanges(MetricRegistry metrics) {
         var timeout = java.time.Duration.ofSeconds(60);
-        return build(metrics, timeout.compareTo(requestTimeout.toJavaDuration()) > 0 ? timeout : requestTimeout.toJavaDuration());
+        var longest = timeout.compareTo(requestTimeout.toJavaDuration()) > 0 ? timeout : requestTimeout.toJavaDuration();
+        return hasSeparateMigrationUser()
+                ? build(metrics, longest, migrationUsername, migrationPassword)
+                : build(metrics, longest, username, password);
     }
 
-    private CqlSession build(MetricRegistry metrics, java.time.Duration timeout) {
+    private CqlSession build(MetricRegistry metrics, java.time.Duration timeout, String user, String secret) {
         var config = DriverConfigLoader.programmaticBuilder()
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "QUORUM")
                 .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "SERIAL")
@@ -144,8 +195,12 @@ public class CassandraFactory {
                 .withLocalDatacenter(localDatacenter)
                 .withMetricRegistry(metrics)
                 .addContactPoints(contactPoints.stream().map(CassandraFactory::address).toList());
-        if (username != null && !username.isBlank()) {
-            builder.withAuthCredentials(username, password == null ? "" : password);
+        if (user != null && !user.isBlank()) {
+            builder.withAuthCredentials(user, secret == null ? "" : secret);
+        }
+        if (tls.isEnabled()) {
+            builder.withSslEngineFactory(
+                    new ProgrammaticSslEngineFactory(tls.sslContext(), null, tls.isVerifyHostname()));
         }
         return builder.build();
     }

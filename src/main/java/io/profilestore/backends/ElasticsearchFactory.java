@@ -4,10 +4,12 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest5_client.Rest5ClientTransport;
 import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -16,6 +18,10 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.message.BasicHeader;
 import org.apache.hc.core5.util.Timeout;
@@ -44,6 +50,11 @@ public class ElasticsearchFactory {
     private String username;
     private String password;
     private String apiKey;
+
+    /** On exactly when the hosts are {@code https}: a mismatch is refused at start, not found at the first request. */
+    @Valid
+    @NotNull
+    private TlsSettings tls = new TlsSettings();
 
     @JsonProperty
     public List<URI> getHosts() {
@@ -110,6 +121,23 @@ public class ElasticsearchFactory {
         this.apiKey = apiKey;
     }
 
+    @JsonProperty
+    public TlsSettings getTls() {
+        return tls;
+    }
+
+    @JsonProperty
+    public void setTls(TlsSettings tls) {
+        this.tls = tls;
+    }
+
+    @ValidationMethod(message = "tls.enabled must be true exactly when every host is https://")
+    @JsonIgnore
+    public boolean isTlsMatchingHosts() {
+        return hosts == null || tls == null
+                || hosts.stream().allMatch(host -> "https".equalsIgnoreCase(host.getScheme()) == tls.isEnabled());
+    }
+
     /**
      * The typed client over the REST 5 transport; close it through {@link ElasticsearchClient#close()}. Documents
      * are written with a mapper that knows java.time (dates as ISO text).
@@ -121,10 +149,22 @@ public class ElasticsearchFactory {
                         .setConnectionRequestTimeout(Timeout.of(connectTimeout.toJavaDuration()))
                         .setResponseTimeout(Timeout.of(requestTimeout.toJavaDuration())))
                 .setConnectionConfigCallback(connection -> connection
-                        .setConnectTimeout(Timeout.of(connectTimeout.toJavaDuration())))
-                .build();
+                        .setConnectTimeout(Timeout.of(connectTimeout.toJavaDuration())));
+        if (tls.isEnabled()) {
+            var context = tls.sslContext();
+            // the client's own checks (HttpClient's, then the JDK's); stated here, for the default's sake is not
+            // enough: left to the builder's defaults, no name was checked (BackendTlsTest)
+            var strategy = ClientTlsStrategyBuilder.create()
+                    .setSslContext(context)
+                    .setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
+                    .setHostnameVerifier(tls.isVerifyHostname() ? new DefaultHostnameVerifier() : NoopHostnameVerifier.INSTANCE)
+                    .buildAsync();
+            rest.setSSLContext(context)
+                    .setConnectionManagerCallback(connections -> connections.setTlsStrategy(strategy));
+        }
+        var client = rest.build();
         var json = Jackson.newObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-        return new ElasticsearchClient(new Rest5ClientTransport(rest, new JacksonJsonpMapper(json)));
+        return new ElasticsearchClient(new Rest5ClientTransport(client, new JacksonJsonpMapper(json)));
     }
 
     private Header[] authHeaders() {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
@@ -42,6 +43,14 @@ public class PostgresFactory {
     /** The longest wait for one answer of PostgreSQL: bounds a request when the server hangs. */
     @NotNull
     private Duration socketTimeout = Duration.seconds(5);
+
+    /**
+     * On: the server's certificate is checked ({@code sslmode=verify-full}, or {@code verify-ca} without the host
+     * name check). Off: the driver's default, which encrypts when the server offers it but checks nothing.
+     */
+    @Valid
+    @NotNull
+    private TlsSettings tls = new TlsSettings();
 
     @JsonProperty
     public String getUrl() {
@@ -142,6 +151,16 @@ public class PostgresFactory {
         this.socketTimeout = socketTimeout;
     }
 
+    @JsonProperty
+    public TlsSettings getTls() {
+        return tls;
+    }
+
+    @JsonProperty
+    public void setTls(TlsSettings tls) {
+        this.tls = tls;
+    }
+
     /**
      * The pool starts without connecting ({@code initializationFailTimeout = -1}): a PostgreSQL that is down at
      * start-up shows as an unhealthy check and 503s, not as a service that refuses to start.
@@ -167,6 +186,15 @@ public class PostgresFactory {
         config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, connectionTimeout.toSeconds())));
         config.addDataSourceProperty("tcpKeepAlive", "true");
         config.addDataSourceProperty("ApplicationName", "profile-store");
+        if (tls.isEnabled()) {
+            config.addDataSourceProperty("sslmode", tls.isVerifyHostname() ? "verify-full" : "verify-ca");
+            if (tls.hasCaFile()) {
+                config.addDataSourceProperty("sslrootcert", tls.getCaFile());
+            } else {
+                // without a CA file the driver would look for ~/.postgresql/root.crt: use the JVM's trust store
+                config.addDataSourceProperty("sslfactory", "org.postgresql.ssl.DefaultJavaSSLFactory");
+            }
+        }
         return config;
     }
 }

@@ -1,9 +1,13 @@
 package io.profilestore.backends;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.SocketConfigurators;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -22,6 +26,14 @@ public class RabbitMqFactory {
 
     @NotNull
     private Duration recoveryInterval = Duration.seconds(2);
+
+    /**
+     * On exactly when the URI is {@code amqps}: the server's certificate is checked against {@code tls.caFile} (an
+     * operator's own CA; the client alone knows only the JVM's trust store), and its name unless told not to.
+     */
+    @Valid
+    @NotNull
+    private TlsSettings tls = new TlsSettings();
 
     @JsonProperty
     public String getUri() {
@@ -53,6 +65,22 @@ public class RabbitMqFactory {
         this.recoveryInterval = recoveryInterval;
     }
 
+    @JsonProperty
+    public TlsSettings getTls() {
+        return tls;
+    }
+
+    @JsonProperty
+    public void setTls(TlsSettings tls) {
+        this.tls = tls;
+    }
+
+    @ValidationMethod(message = "tls.enabled must be true exactly when the uri is amqps://")
+    @JsonIgnore
+    public boolean isTlsMatchingUri() {
+        return uri == null || tls == null || uri.regionMatches(true, 0, "amqps:", 0, 6) == tls.isEnabled();
+    }
+
     /** A connection factory that recovers connections and topology by itself after a broker restart. */
     public ConnectionFactory connectionFactory() {
         var factory = new ConnectionFactory();
@@ -60,6 +88,15 @@ public class RabbitMqFactory {
             factory.setUri(uri);
         } catch (Exception e) {
             throw new IllegalArgumentException("rabbitmq.uri is not a valid AMQP URI", e);
+        }
+        if (tls.isEnabled()) {
+            var context = tls.sslContext();
+            factory.setSslContextFactory(name -> context);
+            factory.setSocketFactory(context.getSocketFactory());
+            // setUri gave an amqps URI the JVM's trust store and the host name check; set both from the settings
+            factory.setSocketConfigurator(tls.isVerifyHostname()
+                    ? SocketConfigurators.defaultConfigurator().andThen(SocketConfigurators.enableHostnameVerification())
+                    : SocketConfigurators.defaultConfigurator());
         }
         factory.setConnectionTimeout((int) connectionTimeout.toMilliseconds());
         factory.setAutomaticRecoveryEnabled(true);

@@ -53,12 +53,34 @@ public final class CassandraSchema {
         } else {
             note = replicationDifference(session, settings);
         }
+        if (settings.hasSeparateMigrationUser()) {
+            grantServiceRole(session, settings);
+        }
         var database = new Database(session, new MigrationConfiguration().withKeyspaceName(keyspace));
         var scripts = new MigrationRepository(SCRIPT_PATH);
         int before = database.getVersion();
         // applies what is missing, then closes the database and with it the session
         new MigrationTask(database, scripts).migrate();
         return new Result(keyspace, !existed, before, Math.max(before, scripts.getLatestVersion()), note);
+    }
+
+    /**
+     * The service's role, made or brought up to date (its password follows the configuration, so a rotated Secret
+     * takes effect at the next migrate), with reads and writes on the keyspace's tables, those of later versions
+     * included, and nothing else: no schema changes, no other keyspace, no roles.
+     */
+    private static void grantServiceRole(CqlSession session, CassandraFactory settings) {
+        String role = quoteName(settings.getUsername());
+        String password = "'" + settings.password().replace("'", "''") + "'";
+        session.execute("CREATE ROLE IF NOT EXISTS " + role + " WITH PASSWORD = " + password + " AND LOGIN = true");
+        session.execute("ALTER ROLE " + role + " WITH PASSWORD = " + password + " AND LOGIN = true");
+        for (String permission : new String[] {"SELECT", "MODIFY"}) {
+            session.execute("GRANT " + permission + " ON KEYSPACE " + settings.getKeyspace() + " TO " + role);
+        }
+    }
+
+    private static String quoteName(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     /** Replication is only set when the keyspace is created: changing it later needs a repair, a human's job. */
