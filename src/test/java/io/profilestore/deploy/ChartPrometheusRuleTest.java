@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.profilestore.deploy.Charts.Values;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The PrometheusRule: off by default like the ServiceMonitor, on in both environments; an alert for each of the
  * service's signals, the maintenance CronJobs and the pods, each with a severity, a summary, a description and a
- * runbook section of the README; every expression reads the release's own series. That the metrics exist is
+ * runbook section of the README; every expression is valid PromQL (parsed with the Prometheus project's grammar and
+ * type-checked, its {@code for} a duration) and reads the release's own series. That the metrics exist is
  * health.PrometheusRuleMetricsTest's part (it runs the service); that the document is a valid PrometheusRule,
  * ChartSchemaTest's.
  */
@@ -40,8 +43,10 @@ class ChartPrometheusRuleTest {
                 "ProfileStoreDeploymentUnavailable",
                 "ProfileStoreMaintenanceFailed", "ProfileStoreMaintenanceFailed",
                 "ProfileStoreMaintenanceNotSucceeding", "ProfileStoreMaintenanceNotSucceeding");
+        var checked = AlertRules.check(docs);
         var anchors = new ArrayList<String>();
-        for (var rule : rules) {
+        for (var i = 0; i < rules.size(); i++) {
+            var rule = rules.get(i);
             String alert = rule.path("alert").asText();
             assertThat(rule.path("labels").path("severity").asText()).as(alert).isIn("warning", "critical");
             var annotations = rule.path("annotations");
@@ -51,10 +56,11 @@ class ChartPrometheusRuleTest {
             assertThat(runbook).as(alert).startsWith("https://github.com/profile-store/profile-store/blob/main/README.md#");
             anchors.add(runbook.substring(runbook.indexOf('#') + 1));
             String expr = rule.path("expr").asText();
-            assertThat(balanced(expr)).as("%s: brackets of %s", alert, expr).isTrue();
             // the release's own series only: its namespace, and for the service's metrics its admin Service
             assertThat(expr).as(alert).contains("namespace=\"profile-store\"");
-            for (var metric : AlertRules.metricNames(expr)) {
+            assertThat(checked.get(i).metrics()).as("%s reads metrics (none are named when its expression is not valid "
+                    + "PromQL: everyExpressionIsValidPromQL says why)", alert).isNotEmpty();
+            for (var metric : checked.get(i).metrics()) {
                 if (!metric.startsWith("kube_")) {
                     assertThat(expr).as("%s selects %s of the release's pods", alert, metric)
                             .contains(metric + "{namespace=\"profile-store\", job=\"profile-store-admin\"");
@@ -98,32 +104,69 @@ class ChartPrometheusRuleTest {
                 .hasMessageContaining("metrics.prometheusRule needs metrics.serviceMonitor.enabled");
     }
 
+    /**
+     * Every rendered expression parses with the Prometheus project's PromQL grammar (no error node: brackets,
+     * durations, label matchers, function names) and passes its type checks (a port of Prometheus's checkAST: a
+     * function's arguments, operators' operands), and every {@code for} is a duration Prometheus reads.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
+    void everyExpressionIsValidPromQL(Values values) {
+        var checked = AlertRules.check(Charts.documents(values));
+        assertThat(checked).hasSize(14);
+        assertThat(AlertRules.errorsOf(checked)).as("PromQL errors of the %s alerts", values).isEmpty();
+    }
+
+    /** The check can fail: each kind of mistake, put into one rendered production rule, is reported with its alert. */
     @Test
-    void aMetricWithoutBracesIsNotLetThrough() {
-        assertThat(AlertRules.metricNames("max by (namespace) (indexer_queue_depth{job=\"a\", x=~\"b{c}\"}[5m]) > 0"))
-                .containsExactly("indexer_queue_depth");
-        assertThatThrownBy(() -> AlertRules.metricNames("sum(rate(indexer_indexed_total[5m])) == 0"))
-                .hasMessageContaining("'indexer_indexed_total'");
+    void brokenPromQLIsReportedWithItsAlert() {
+        var rules = JsonNodeFactory.instance.arrayNode();
+        var docs = Charts.documents(Values.PRODUCTION);
+        for (var rule : AlertRules.rules(docs)) {
+            var entry = rules.addObject().put("name", AlertRules.name(rule)).put("expr", rule.path("expr").asText());
+            if (rule.has("for")) {
+                entry.put("for", rule.path("for").asText());
+            }
+        }
+        var broken = Map.of(
+                "ProfileStoreIndexLag", Map.of("expr", "max(indexer_lag_ms{job=\"a\"} / 1000 > 30"),
+                "ProfileStoreLockConflicts", Map.of("expr", "sum(rate(locks_conflicts_total{job=\"a\"}[5mm])) > 1"),
+                "ProfileStoreDeadLetters", Map.of("expr", "max(indexer_dead_letter_queue_depth{job==\"a\"}) > 0"),
+                "ProfileStoreAuditFailures", Map.of("expr", "sum(increse(audit_failures_total{job=\"a\"}[5m])) > 0"),
+                "ProfileStoreConnectionPoolTimeouts", Map.of("expr", "sum(rate(x_total{job=\"a\"})) > 0"),
+                "ProfileStorePodDown", Map.of("for", "5mm"));
+        rules.forEach(rule -> broken.getOrDefault(rule.path("name").asText(), Map.of())
+                .forEach((key, value) -> ((ObjectNode) rule).put(key, value)));
+
+        var errors = AlertRules.errorsOf(AlertRules.check(rules));
+        assertThat(errors).anySatisfy(e -> assertThat(e).startsWith("ProfileStoreIndexLag: syntax error at 1:"))
+                .anySatisfy(e -> assertThat(e).startsWith("ProfileStoreLockConflicts: syntax error at 1:").contains("[5m»m]"))
+                .anySatisfy(e -> assertThat(e).startsWith("ProfileStoreDeadLetters: syntax error at 1:"))
+                .anySatisfy(e -> assertThat(e).startsWith("ProfileStoreAuditFailures: syntax error at 1:"))
+                .anySatisfy(e -> assertThat(e).startsWith("ProfileStoreConnectionPoolTimeouts: expected type matrix "
+                        + "in call to function \"rate\", got vector"))
+                .anySatisfy(e -> assertThat(e).isEqualTo("ProfileStorePodDown: for: '5mm' is not a Prometheus "
+                        + "duration (such as 5m or 1h30m)"));
+        assertThat(errors).as("only the broken rules").allMatch(e -> broken.keySet().stream().anyMatch(e::startsWith));
+        // the metric names are not read from an expression that does not parse
+        var unbalanced = Charts.parse("kind: PrometheusRule\nspec: {groups: [{rules: [{alert: A, expr: 'sum(rate(x[5m]) > 0'}]}]}");
+        assertThatThrownBy(() -> AlertRules.metricNames(unbalanced)).hasMessageContaining("A: syntax error at 1:");
+    }
+
+    /** The metric names come from the parse tree: without braces too, and never a function, a label or a string. */
+    @Test
+    void theMetricNamesAreTheExpressionsSelectors() {
+        var rules = JsonNodeFactory.instance.arrayNode();
+        rules.addObject().put("name", "A").put("expr", "max by (namespace) (indexer_queue_depth{job=\"a\", "
+                + "x=~\"b{c}\"}) > 0 and sum(rate(indexer_indexed_total[5m])) == 0 or on (namespace) "
+                + "label_replace(vector(0), \"namespace\", \"up\", \"\", \"\")");
+        assertThat(AlertRules.check(rules)).singleElement().satisfies(c -> {
+            assertThat(c.errors()).isEmpty();
+            assertThat(c.metrics()).containsExactly("indexer_indexed_total", "indexer_queue_depth");
+        });
     }
 
     private static List<JsonNode> alerts(List<JsonNode> docs, String name) {
         return AlertRules.rules(docs).stream().filter(r -> r.path("alert").asText().equals(name)).toList();
-    }
-
-    private static boolean balanced(String expr) {
-        var open = new ArrayList<Character>();
-        boolean quoted = false;
-        for (char c : expr.toCharArray()) {
-            if (c == '"') {
-                quoted = !quoted;
-            } else if (!quoted && "({[".indexOf(c) >= 0) {
-                open.add(c);
-            } else if (!quoted && ")}]".indexOf(c) >= 0) {
-                if (open.isEmpty() || "({[".indexOf(open.remove(open.size() - 1)) != ")}]".indexOf(c)) {
-                    return false;
-                }
-            }
-        }
-        return open.isEmpty() && !quoted;
     }
 }
