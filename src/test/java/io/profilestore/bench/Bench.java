@@ -20,6 +20,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -185,8 +186,29 @@ public final class Bench {
                 () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
                         io.profilestore.core.search.TypedQuery.parse(typedName(dataset), names))))));
 
+        searchesByCaller(dataset);
+
         run(indexLag());
         return Report.write(options, results, notes);
+    }
+
+    /**
+     * The same surname searches, as many as 8 callers can make back to back, with a platform's key and then an
+     * operator's: the operator's are audited (a record committed before each answer), the platform's are not, so
+     * the ratio of the two rates is what the audit costs a look-up.
+     */
+    private void searchesByCaller(Dataset dataset) {
+        var prefixes = new String[4096];
+        for (int i = 0; i < prefixes.length; i++) {
+            prefixes[i] = "/v1/search?limit=20&surname=" + encode(surnamePrefix(dataset));
+        }
+        for (var caller : List.of(Map.entry(Report.SEARCHES_AS_PLATFORM, TestAuth.PLATFORM),
+                Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR))) {
+            var next = new AtomicInteger();
+            run(Load.closedLoop(caller.getKey(), Report.SEARCH_CALLERS, 1, options.warmup(), options.duration(),
+                    () -> http.get(prefixes[Math.floorMod(next.getAndIncrement(), prefixes.length)], caller.getValue())
+                            .thenApply(SimpleHttpResponse::getCode)));
+        }
     }
 
     private void run(Load.Result result) {

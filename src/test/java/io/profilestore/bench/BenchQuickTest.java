@@ -18,7 +18,8 @@ class BenchQuickTest {
             "PUT /v1/profiles/{pid} with If-Match", "PostgreSQL baseline: update with version check",
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
-            "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query", "index lag");
+            "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query",
+            Report.SEARCHES_AS_PLATFORM, Report.SEARCHES_AS_OPERATOR, "index lag");
 
     /** One row of the report's results table: the scenario and its errors column. */
     record Row(String scenario, String errors) {
@@ -65,6 +66,7 @@ class BenchQuickTest {
         }
         assertThat(rows).as("every scenario ran without errors")
                 .allSatisfy(row -> assertThat(row.errors()).as("errors of %s", row.scenario()).isEqualTo("0"));
+        assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
         assertThat(Path.of("target/bench-quick/report.html")).content().contains("<svg");
         assertThat(Path.of("target/bench-quick/get-v1-profiles-pid.hgrm")).exists();
     }

@@ -28,11 +28,23 @@ final class Report {
     static final List<Target> TARGETS = List.of(
             new Target("GET /v1/profiles/{pid}", 99, 10, 0, "p99 ≤ 10 ms at 500/s"),
             new Target("PUT /v1/profiles/{pid} with If-Match", 99, 25, 0, "p99 ≤ 25 ms at 100/s"),
+            new Target("PUT /v1/profiles/{pid} with If-Match", 99.9, 50, 0, "p99.9 ≤ 50 ms at 100/s"),
             new Target("GET /v1/search surname prefix", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
             new Target("GET /v1/search exact phone", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
             new Target("GET /v1/search q, a name as typed", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
-            new Target("index lag: acknowledged write to search hit", 99, 2000, 0, "p99 ≤ 2 s"),
+            new Target("index lag: acknowledged write to search hit", 99, 1200, 0, "p99 ≤ 1.2 s"),
             new Target("bulk import", 0, 0, 3000, "≥ 3,000 profiles/s"));
+
+    /** The same surname searches back to back by {@link #SEARCH_CALLERS} callers, with a platform's key and an operator's. */
+    static final String SEARCHES_AS_PLATFORM = "surname searches, closed loop, a platform's key";
+    static final String SEARCHES_AS_OPERATOR = "surname searches, closed loop, an operator's key (audited)";
+    static final int SEARCH_CALLERS = 8;
+
+    /** An operator's look-ups, each audited, at least this share of a platform's rate. */
+    static final double OPERATOR_SHARE = 0.8;
+
+    /** A search's median at most this many times the raw Elasticsearch query's, plus HTTP. */
+    static final double SEARCH_OVERHEAD = 1.2;
 
     /** A request and its answer through the same client and server, touching no backend: what "plus HTTP" is. */
     static final String HTTP_FLOOR = "HTTP alone: GET /ping on the admin port, no backend";
@@ -102,6 +114,28 @@ final class Report {
                 md.append(String.format("| %s | %.2f ms | %.2f ms (%s) | %.1f× | %s |%n", entry.getKey(), s, b,
                         entry.getValue(), (s - http) / b, s <= 1.5 * b + http ? "yes" : "**no**"));
             }
+        }
+        md.append(String.format("%nSearches, a tighter target: service ≤ %.1f × the raw query + HTTP.%n%n", SEARCH_OVERHEAD))
+                .append("| endpoint | service p50 | bound | met |\n| --- | ---: | ---: | --- |\n");
+        for (var entry : BASELINES.entrySet()) {
+            var service = find(results, entry.getKey());
+            var backend = find(results, entry.getValue());
+            if (service != null && backend != null && entry.getKey().startsWith("GET /v1/search")) {
+                double s = service.latencies().getValueAtPercentile(50) / 1000.0;
+                double bound = SEARCH_OVERHEAD * backend.latencies().getValueAtPercentile(50) / 1000.0 + http;
+                md.append(String.format("| %s | %.2f ms | %.2f ms | %s |%n", entry.getKey(), s, bound,
+                        s <= bound ? "yes" : "**no**"));
+            }
+        }
+        var platform = find(results, SEARCHES_AS_PLATFORM);
+        var operator = find(results, SEARCHES_AS_OPERATOR);
+        if (platform != null && operator != null) {
+            double share = operator.throughput() / platform.throughput();
+            md.append(String.format("%n## What the audit costs%n%nThe same surname searches, back to back by %d callers: "
+                    + "a platform's key %.0f/s (p50 %s ms), an operator's %.0f/s (p50 %s ms), each of the operator's "
+                    + "with its audit record committed before the answer. Operator ÷ platform: %.2f (target ≥ %.1f): %s.%n",
+                    SEARCH_CALLERS, platform.throughput(), ms(platform.latencies(), 50), operator.throughput(),
+                    ms(operator.latencies(), 50), share, OPERATOR_SHARE, share >= OPERATOR_SHARE ? "met" : "**not met**"));
         }
         if (!notes.isEmpty()) {
             md.append("\n## Notes\n\n");
