@@ -3,7 +3,8 @@ The service's YAML (profile-store.yml), rendered from values. It has the shape o
 and is loaded by the same code: the chart's tests load every rendering with the service's configuration loader and
 run its `check` command, so the two cannot drift apart. Settings the values do not expose keep the service's own
 defaults. Secrets are never written here: ${file:...} reads the files that the pod mounts from Secrets, and each such
-value is a literal block scalar (|-), so that no character of a password can break the YAML.
+value is a literal block scalar (|-), so that no character of a password can break the YAML. With "migrate" set (the
+migrate Job's configuration), the migration logins are added; no other configuration names them.
 */}}
 {{- define "profile-store.config" -}}
 {{- $c := .Values.config -}}
@@ -127,6 +128,13 @@ postgres:
   user: {{ $c.postgres.user | quote }}
   password: |-
     ${file:{{ $secrets }}/postgres/password}
+  {{- if and .migrate .Values.secrets.postgresMigration.name }}
+  # migrate only: the tables' owner applies the schema and grants the user above what it needs
+  migrationUser: |-
+    ${file:{{ $secrets }}/postgres-migration/username}
+  migrationPassword: |-
+    ${file:{{ $secrets }}/postgres-migration/password}
+  {{- end }}
   maxPoolSize: {{ $c.postgres.maxPoolSize }}
 
 rabbitmq:
@@ -135,12 +143,13 @@ rabbitmq:
 {{- end }}
 
 {{/*
-The same YAML with another PostgreSQL pool size: (dict "root" $ "maxPoolSize" n). The indexer (its health check) and
-the one-off commands (migrate, the CronJobs) need a few connections, and every pool counts against the server's
-max_connections (templates/connection-budget.yaml); the service has one pool size, so each gets a ConfigMap of its own.
+The same YAML with another PostgreSQL pool size: (dict "root" $ "maxPoolSize" n), and "migrate" true for the migrate
+Job's. The indexer (its health check) and the one-off commands (migrate, the CronJobs) need a few connections, and
+every pool counts against the server's max_connections (templates/connection-budget.yaml); the service has one pool
+size, so each gets a ConfigMap of its own.
 */}}
 {{- define "profile-store.configWithPool" -}}
 {{- $values := deepCopy .root.Values -}}
 {{- $_ := set $values.config.postgres "maxPoolSize" .maxPoolSize -}}
-{{- include "profile-store.config" (dict "Values" $values) }}
+{{- include "profile-store.config" (dict "Values" $values "migrate" .migrate) }}
 {{- end }}

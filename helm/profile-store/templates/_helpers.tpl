@@ -86,15 +86,25 @@ args:
 
 {{/*
 Secrets are referenced, never rendered: each one the values name is projected as a file under
-secrets.mountPath, and the configuration reads it there with ${file:...}.
+secrets.mountPath, and the configuration reads it there with ${file:...}. (dict "root" $ "migrate" bool): the
+owners' and superusers' logins (postgresMigration) go to the migrate Job alone, never to a serving pod or a CronJob.
 */}}
 {{- define "profile-store.secretSources" -}}
-{{- $s := .Values.secrets }}
+{{- $s := .root.Values.secrets }}
 - secret:
     name: {{ $s.postgres.name }}
     items:
       - key: {{ $s.postgres.key }}
         path: postgres/password
+{{- if and .migrate $s.postgresMigration.name }}
+- secret:
+    name: {{ $s.postgresMigration.name }}
+    items:
+      - key: {{ $s.postgresMigration.usernameKey }}
+        path: postgres-migration/username
+      - key: {{ $s.postgresMigration.passwordKey }}
+        path: postgres-migration/password
+{{- end }}
 - secret:
     name: {{ $s.rabbitmq.name }}
     items:
@@ -137,7 +147,10 @@ secrets.mountPath, and the configuration reads it there with ${file:...}.
 {{- end }}
 {{- end }}
 
-{{/* Volumes of every pod: the configuration, the secrets, and a writable /tmp (the root file system is read-only). */}}
+{{/*
+Volumes of every pod: the configuration, the secrets, and a writable /tmp (the root file system is read-only).
+(dict "root" $ "configMap" name "migrate" bool): migrate's pod alone gets the migration logins.
+*/}}
 {{- define "profile-store.volumes" -}}
 - name: config
   configMap:
@@ -146,7 +159,7 @@ secrets.mountPath, and the configuration reads it there with ${file:...}.
   projected:
     defaultMode: 0440
     sources:
-      {{- include "profile-store.secretSources" .root | nindent 6 }}
+      {{- include "profile-store.secretSources" (dict "root" .root "migrate" .migrate) | nindent 6 }}
 - name: tmp
   emptyDir:
     sizeLimit: 256Mi

@@ -197,6 +197,7 @@ class ChartConfigTest {
         return switch (secret) {
             case "rabbitmq/uri" -> RABBITMQ_URI;
             case "cassandra/username" -> "profiles-superuser";
+            case "postgres-migration/username" -> "profilestore_owner";
             case "elasticsearch/api-key" -> "ZmFrZTprZXk=";
             case "search/cursor-key" -> "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
             default -> AWKWARD_PASSWORD;

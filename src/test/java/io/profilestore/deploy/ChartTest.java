@@ -85,8 +85,9 @@ class ChartTest {
                 .isEqualTo("pre-install,pre-upgrade");
         assertThat(config.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt())
                 .isLessThan(job.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt());
-        // the service's configuration, with a PostgreSQL pool of its own (ChartConnectionBudgetTest)
-        assertThat(withoutPoolSize(config.path("data").path("profile-store.yml").asText()))
+        // the service's configuration, with a PostgreSQL pool of its own (ChartConnectionBudgetTest) and the
+        // migration logins (ChartLeastPrivilegeTest)
+        assertThat(withoutPoolSize(withoutMigrationLogins(config.path("data").path("profile-store.yml").asText())))
                 .isEqualTo(withoutPoolSize(Charts.serviceConfig(docs)));
         assertThat(job.path("spec").path("template").path("spec").path("volumes").findValuesAsText("name"))
                 .contains("profile-store-migrate");
@@ -159,7 +160,7 @@ class ChartTest {
         var docs = Charts.documents(values);
         var pod = Charts.named(docs, "Deployment", "profile-store-api").path("spec").path("template").path("spec");
         var secretNames = pod.path("volumes").findValues("secret").stream().map(s -> s.path("name").asText()).toList();
-        assertThat(secretNames).contains("profiles-pg-app", "profile-store-rabbitmq");
+        assertThat(secretNames).contains("profile-store-postgres", "profile-store-rabbitmq");
         var config = Charts.serviceConfig(docs);
         assertThat(config)
                 .contains("${file:/var/run/secrets/profile-store/postgres/password}")
@@ -185,6 +186,13 @@ class ChartTest {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> Charts.template(Values.DEFAULT, bad))
                     .as("values %s", bad).hasMessageContaining("values don't meet the specifications of the schema");
         }
+    }
+
+    /** The migrate Job's configuration without what only it has: the migration logins and their comment. */
+    static String withoutMigrationLogins(String migrateConfig) {
+        assertThat(migrateConfig).contains("migrationPassword:");
+        return migrateConfig.replaceAll("(?m)^ *# migrate only:.*\\n", "")
+                .replaceAll("(?m)^ *migration(User|Username|Password): \\|-\\n *\\$\\{file:[^}]*}\\n", "");
     }
 
     static String withoutPoolSize(String serviceConfig) {

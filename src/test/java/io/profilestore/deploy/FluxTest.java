@@ -199,10 +199,24 @@ class FluxTest {
                 .as("replicas fit on the nodes").isLessThan(es.path("spec").path("nodeSets").get(0).path("count").asInt());
         assertThat(config.path("postgres").path("url").asText()).isEqualTo("jdbc:postgresql://" + name(pg) + "-rw:5432/"
                 + pg.path("spec").path("bootstrap").path("initdb").path("database").asText());
-        assertThat(config.path("postgres").path("user").asText())
-                .isEqualTo(pg.path("spec").path("bootstrap").path("initdb").path("owner").asText());
         var secrets = values.path("secrets");
-        assertThat(secrets.path("postgres").path("name").asText()).isEqualTo(name(pg) + "-app");
+        // PostgreSQL: the service logs in as a role of its own, which owns nothing; migrate alone as the tables'
+        // owner (CloudNativePG's initdb owner, whose login is in <cluster>-app), which grants it what it needs
+        var owner = pg.path("spec").path("bootstrap").path("initdb").path("owner").asText();
+        var user = config.path("postgres").path("user").asText();
+        assertThat(user).isNotEqualTo(owner);
+        var roles = new ArrayList<JsonNode>();
+        pg.path("spec").path("managed").path("roles").forEach(roles::add);
+        assertThat(roles).extracting(r -> r.path("name").asText()).containsExactly(user);
+        var role = roles.get(0);
+        assertThat(role.path("login").asBoolean()).isTrue();
+        for (var privilege : List.of("superuser", "createdb", "createrole", "replication", "bypassrls")) {
+            assertThat(role.path(privilege).asBoolean(false)).as("the service's role has no %s", privilege).isFalse();
+        }
+        assertThat(role.path("inRoles")).as("nor the owner's privileges through membership").isEmpty();
+        assertThat(role.path("passwordSecret").path("name").asText()).isEqualTo(secrets.path("postgres").path("name").asText());
+        assertThat(secrets.path("postgres").path("key").asText()).isEqualTo("password");
+        assertThat(secrets.path("postgresMigration").path("name").asText()).isEqualTo(name(pg) + "-app");
         assertThat(secrets.path("cassandra").path("name").asText()).isEqualTo(name(k8ssandra) + "-superuser");
         assertThat(secrets.path("elasticsearch").path("name").asText()).isEqualTo(name(es) + "-es-elastic-user");
     }
