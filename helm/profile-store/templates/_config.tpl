@@ -113,7 +113,12 @@ elasticsearch:
   apiKey: |-
     ${file:{{ $secrets }}/elasticsearch/api-key}
   {{- else if .name }}
+  {{- if .usernameKey }}
+  username: |-
+    ${file:{{ $secrets }}/elasticsearch/username}
+  {{- else }}
   username: {{ $c.elasticsearch.username | quote }}
+  {{- end }}
   password: |-
     ${file:{{ $secrets }}/elasticsearch/password}
   {{- end }}

@@ -127,6 +127,10 @@ owners' and superusers' logins (postgresMigration) go to the migrate Job alone, 
       - key: {{ $s.elasticsearch.apiKeyKey }}
         path: elasticsearch/api-key
       {{- else }}
+      {{- if $s.elasticsearch.usernameKey }}
+      - key: {{ $s.elasticsearch.usernameKey }}
+        path: elasticsearch/username
+      {{- end }}
       - key: {{ $s.elasticsearch.passwordKey }}
         path: elasticsearch/password
       {{- end }}

@@ -198,6 +198,7 @@ class ChartConfigTest {
             case "rabbitmq/uri" -> RABBITMQ_URI;
             case "cassandra/username" -> "profiles-superuser";
             case "postgres-migration/username" -> "profilestore_owner";
+            case "elasticsearch/username" -> "profile-store";
             case "elasticsearch/api-key" -> "ZmFrZTprZXk=";
             case "search/cursor-key" -> "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
             default -> AWKWARD_PASSWORD;

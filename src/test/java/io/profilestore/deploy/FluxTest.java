@@ -218,7 +218,42 @@ class FluxTest {
         assertThat(secrets.path("postgres").path("key").asText()).isEqualTo("password");
         assertThat(secrets.path("postgresMigration").path("name").asText()).isEqualTo(name(pg) + "-app");
         assertThat(secrets.path("cassandra").path("name").asText()).isEqualTo(name(k8ssandra) + "-superuser");
-        assertThat(secrets.path("elasticsearch").path("name").asText()).isEqualTo(name(es) + "-es-elastic-user");
+        // Elasticsearch: the user ECK makes from the Secret the app reads, not the elastic superuser
+        assertThat(secrets.path("elasticsearch").path("name").asText()).isNotEqualTo(name(es) + "-es-elastic-user")
+                .isIn(es.path("spec").path("auth").path("fileRealm").findValuesAsText("secretName"));
+        assertThat(secrets.path("elasticsearch").path("usernameKey").asText()).isEqualTo("username");
+        assertThat(secrets.path("elasticsearch").path("passwordKey").asText()).isEqualTo("password");
+    }
+
+    /**
+     * The service's Elasticsearch role (ECK's spec.auth.roles) reaches its own indices and aliases only: the alias
+     * of the values and the names made of it (profiles-v1, profiles-next), with what migrate, the API, the indexer and
+     * reindex do there, and cluster monitoring for the health check.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"staging", "production"})
+    void theServicesElasticsearchRoleIsLimitedToItsIndices(String env) throws IOException {
+        var docs = instances(env);
+        var es = Charts.ofKind(docs, "Elasticsearch").get(0);
+        var roleSecrets = es.path("spec").path("auth").path("roles").findValuesAsText("secretName");
+        assertThat(roleSecrets).hasSize(1);
+        var rolesFile = Charts.named(docs, "Secret", roleSecrets.get(0)).path("stringData").path("roles.yml").asText();
+        var roles = Charts.YAML.readTree(rolesFile);
+        assertThat(roles.size()).as("one role: the service's").isEqualTo(1);
+        var role = roles.path("profile_store");
+        assertThat(role.isObject()).isTrue();
+        var alias = Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING)
+                .path("config").path("elasticsearch").path("indexAlias").asText();
+        assertThat(role.path("cluster")).extracting(JsonNode::asText).containsExactly("monitor");
+        assertThat(role.path("indices")).hasSize(1);
+        var indices = role.path("indices").get(0);
+        assertThat(indices.path("names")).extracting(JsonNode::asText).containsExactlyInAnyOrder(alias, alias + "-*");
+        assertThat(indices.path("privileges")).extracting(JsonNode::asText)
+                .isSubsetOf("read", "write", "create_index", "manage").contains("read", "write", "manage");
+        assertThat(indices.has("query")).as("no document-level restriction to keep in step").isFalse();
+        for (var field : List.of("run_as", "applications", "remote_indices", "global")) {
+            assertThat(role.has(field)).as("the role has no %s", field).isFalse();
+        }
     }
 
     @Test
