@@ -94,6 +94,7 @@ cassandra:
   password: |-
     ${file:{{ $secrets }}/cassandra/password}
   {{- end }}
+  {{- include "profile-store.tls" (dict "tls" $c.cassandra.tls "backend" "cassandra" "secrets" $secrets) | nindent 2 }}
   # applied when `migrate` creates the keyspace; an existing keyspace keeps its replication
   replication:
     strategy: {{ $c.cassandra.replication.strategy }}
@@ -123,6 +124,7 @@ elasticsearch:
     ${file:{{ $secrets }}/elasticsearch/password}
   {{- end }}
   {{- end }}
+  {{- include "profile-store.tls" (dict "tls" $c.elasticsearch.tls "backend" "elasticsearch" "secrets" $secrets) | nindent 2 }}
   # laid over the settings of es-mappings/profiles.json when `migrate` creates the index
   index:
     shards: {{ $c.elasticsearch.index.shards }}
@@ -141,10 +143,25 @@ postgres:
     ${file:{{ $secrets }}/postgres-migration/password}
   {{- end }}
   maxPoolSize: {{ $c.postgres.maxPoolSize }}
+  {{- include "profile-store.tls" (dict "tls" $c.postgres.tls "backend" "postgres" "secrets" $secrets) | nindent 2 }}
 
 rabbitmq:
   uri: |-
     ${file:{{ $secrets }}/rabbitmq/uri}
+  {{- include "profile-store.tls" (dict "tls" $c.rabbitmq.tls "backend" "rabbitmq" "secrets" $secrets) | nindent 2 }}
+{{- end }}
+
+{{/*
+A backend's tls block: (dict "tls" values "backend" name "secrets" mountPath). The CA is the file the pods mount from
+tls.ca (profile-store.secretSources); without one, the JVM's trust store.
+*/}}
+{{- define "profile-store.tls" -}}
+tls:
+  enabled: {{ .tls.enabled }}
+  {{- if .tls.ca.secretName }}
+  caFile: {{ printf "%s/%s-ca/ca.crt" .secrets .backend | quote }}
+  {{- end }}
+  verifyHostname: {{ .tls.verifyHostname }}
 {{- end }}
 
 {{/*

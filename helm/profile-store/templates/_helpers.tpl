@@ -135,6 +135,17 @@ owners' and superusers' logins (postgresMigration) go to the migrate Job alone, 
         path: elasticsearch/password
       {{- end }}
 {{- end }}
+{{- range $backend := list "cassandra" "elasticsearch" "postgres" "rabbitmq" }}
+{{- with (index $.root.Values.config $backend).tls.ca }}
+{{- if .secretName }}
+- secret:
+    name: {{ .secretName }}
+    items:
+      - key: {{ .key }}
+        path: {{ $backend }}-ca/ca.crt
+{{- end }}
+{{- end }}
+{{- end }}
 {{- if $s.apiKeys.name }}
 - secret:
     name: {{ $s.apiKeys.name }}

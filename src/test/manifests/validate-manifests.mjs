@@ -21,6 +21,8 @@ const SKIPPED = new Set([
   "postgresql.cnpg.io/v1/Cluster",
   "postgresql.cnpg.io/v1/ScheduledBackup",
   "medusa.k8ssandra.io/v1alpha1/MedusaBackupSchedule",
+  "cert-manager.io/v1/Issuer",
+  "cert-manager.io/v1/Certificate",
 ]);
 
 /** The modules that may define apiVersion's models, most likely first. */

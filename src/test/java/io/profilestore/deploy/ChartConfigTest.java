@@ -35,7 +35,7 @@ class ChartConfigTest {
 
     /** What a secret may contain: quotes, a colon and space, a hash, a backslash. None of it may break the YAML. */
     static final String AWKWARD_PASSWORD = "p@ss: \"w'o#rd\\ {x}";
-    static final String RABBITMQ_URI = "amqp://profile-store:s3cret@profiles-mq:5672/%2F";
+    static final String RABBITMQ_URI = "amqps://profile-store:s3cret@profiles-mq:5671/%2F";
     static final String MOUNT = "/var/run/secrets/profile-store";
     static final Pattern REFERENCE = Pattern.compile("\\$\\{([^}]*)}");
 
@@ -60,6 +60,16 @@ class ChartConfigTest {
         assertThat(field(config.getPostgres(), "password")).isEqualTo(AWKWARD_PASSWORD);
         assertThat(field(config.getCassandra(), "password")).isEqualTo(AWKWARD_PASSWORD);
         assertThat(field(config.getElasticsearch(), "password")).isEqualTo(AWKWARD_PASSWORD);
+        // TLS to every backend, checked against the CA mounted for it; Cassandra's nodes by their CA alone
+        var tls = Map.of("cassandra", config.getCassandra().getTls(), "elasticsearch", config.getElasticsearch().getTls(),
+                "postgres", config.getPostgres().getTls(), "rabbitmq", config.getRabbitmq().getTls());
+        tls.forEach((backend, settings) -> {
+            assertThat(settings.isEnabled()).as("%s tls.enabled", backend).isTrue();
+            assertThat(settings.getCaFile()).as("%s tls.caFile", backend)
+                    .isEqualTo(temp.resolve("secrets").resolve(backend + "-ca/ca.crt").toString());
+            assertThat(settings.isVerifyHostname()).as("%s tls.verifyHostname", backend).isEqualTo(!backend.equals("cassandra"));
+        });
+        assertThat(config.getElasticsearch().getHosts()).allMatch(h -> h.getScheme().equals("https"));
 
         var replication = config.getCassandra().getReplication();
         var index = config.getElasticsearch().getIndex();

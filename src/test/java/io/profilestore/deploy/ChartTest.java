@@ -168,6 +168,36 @@ class ChartTest {
         assertThat(pod.path("containers").get(0).path("env").isMissingNode()).as("no secret in the environment").isTrue();
     }
 
+    /** Every pod of the service mounts each backend's CA from the Secret the values name, where its tls.caFile says. */
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void eachBackendsCaIsMountedWhereItsTlsSettingsReadIt(Values values) throws IOException {
+        var docs = Charts.documents(values);
+        var config = Charts.values(values).path("config");
+        var pods = ChartLeastPrivilegeTest.pods(docs);
+        pods.keySet().removeIf(k -> k.startsWith("Pod/"));
+        assertThat(pods).hasSize(5);
+        for (var map : Charts.ofKind(docs, "ConfigMap")) {
+            var serviceConfig = Charts.YAML.readTree(map.path("data").path("profile-store.yml").asText());
+            for (var backend : List.of("cassandra", "elasticsearch", "postgres", "rabbitmq")) {
+                assertThat(serviceConfig.path(backend).path("tls").path("caFile").asText())
+                        .isEqualTo("/var/run/secrets/profile-store/" + backend + "-ca/ca.crt");
+            }
+        }
+        for (var e : pods.entrySet()) {
+            var sources = e.getValue().path("volumes").findValue("projected").path("sources");
+            for (var backend : List.of("cassandra", "elasticsearch", "postgres", "rabbitmq")) {
+                var ca = config.path(backend).path("tls").path("ca");
+                assertThat(sources).as("%s mounts %s's CA", e.getKey(), backend).anySatisfy(source -> {
+                    assertThat(source.path("secret").path("name").asText()).isEqualTo(ca.path("secretName").asText());
+                    assertThat(source.path("secret").path("items")).hasSize(1);
+                    assertThat(source.path("secret").path("items").get(0).path("key").asText()).isEqualTo(ca.path("key").asText());
+                    assertThat(source.path("secret").path("items").get(0).path("path").asText()).isEqualTo(backend + "-ca/ca.crt");
+                });
+            }
+        }
+    }
+
     @Test
     void valuesSchemaRefusesWhatTheServiceCouldNotRun() {
         for (var bad : List.of(

@@ -94,7 +94,7 @@ class FluxTest {
         assertThat(report.output().lines().filter(l -> l.startsWith("SKIPPED")))
                 .allMatch(l -> l.matches("SKIPPED (k8ssandra.io/v1alpha1 K8ssandraCluster|elasticsearch.k8s.elastic.co/v1 "
                         + "Elasticsearch|rabbitmq.com/v1beta1 RabbitmqCluster|postgresql.cnpg.io/v1 (Cluster|ScheduledBackup)|"
-                        + "medusa.k8ssandra.io/v1alpha1 MedusaBackupSchedule) .*"));
+                        + "medusa.k8ssandra.io/v1alpha1 MedusaBackupSchedule|cert-manager.io/v1 (Issuer|Certificate)) .*"));
         assertThat(report.output())
                 .contains("VALID   helm.toolkit.fluxcd.io/v2 HelmRelease profile-store/profile-store")
                 .contains("VALID   kustomize.toolkit.fluxcd.io/v1 Kustomization flux-system/apps")
@@ -194,7 +194,7 @@ class FluxTest {
         assertThat(config.path("cassandra").path("contactPoints").get(0).asText())
                 .isEqualTo(name(k8ssandra) + "-" + dc.path("metadata").path("name").asText() + "-service:9042");
         assertThat(config.path("cassandra").path("replication").path("factor").asInt()).isEqualTo(dc.path("size").asInt());
-        assertThat(config.path("elasticsearch").path("hosts").get(0).asText()).isEqualTo("http://" + name(es) + "-es-http:9200");
+        assertThat(config.path("elasticsearch").path("hosts").get(0).asText()).isEqualTo("https://" + name(es) + "-es-http:9200");
         assertThat(config.path("elasticsearch").path("index").path("replicas").asInt())
                 .as("replicas fit on the nodes").isLessThan(es.path("spec").path("nodeSets").get(0).path("count").asInt());
         assertThat(config.path("postgres").path("url").asText()).isEqualTo("jdbc:postgresql://" + name(pg) + "-rw:5432/"
@@ -218,6 +218,24 @@ class FluxTest {
         assertThat(secrets.path("postgres").path("key").asText()).isEqualTo("password");
         assertThat(secrets.path("postgresMigration").path("name").asText()).isEqualTo(name(pg) + "-app");
         assertThat(secrets.path("cassandra").path("name").asText()).isEqualTo(name(k8ssandra) + "-superuser");
+        // TLS to each, checked against the CA of the certificate the instance serves: cert-manager's Secrets for
+        // Cassandra and RabbitMQ, ECK's and CloudNativePG's own CAs
+        var cas = Map.of(
+                "cassandra", k8ssandra.path("spec").path("cassandra").path("clientEncryptionStores").path("truststoreSecretRef").path("name").asText(),
+                "elasticsearch", name(es) + "-es-http-certs-public",
+                "postgres", name(pg) + "-ca",
+                "rabbitmq", mq.path("spec").path("tls").path("secretName").asText());
+        cas.forEach((backend, secret) -> {
+            var tls = config.path(backend).path("tls");
+            assertThat(tls.path("enabled").asBoolean()).as("%s tls.enabled", backend).isTrue();
+            assertThat(tls.path("ca").path("secretName").asText()).as("%s CA", backend).isNotEmpty().isEqualTo(secret);
+            assertThat(tls.path("ca").path("key").asText()).as("%s CA key", backend).isEqualTo("ca.crt");
+        });
+        assertThat(config.path("cassandra").path("tls").path("verifyHostname").asBoolean())
+                .as("Cassandra's nodes are reached by pod IP: its CA alone is checked, a CA of its own").isFalse();
+        for (var backend : List.of("elasticsearch", "postgres", "rabbitmq")) {
+            assertThat(config.path(backend).path("tls").path("verifyHostname").asBoolean()).as("%s checks the name", backend).isTrue();
+        }
         // Elasticsearch: the user ECK makes from the Secret the app reads, not the elastic superuser
         assertThat(secrets.path("elasticsearch").path("name").asText()).isNotEqualTo(name(es) + "-es-elastic-user")
                 .isIn(es.path("spec").path("auth").path("fileRealm").findValuesAsText("secretName"));
@@ -422,7 +440,8 @@ class FluxTest {
                 new Service(cassandra, List.of(9042), 7000, operators.get("k8ssandra-operator"), List.of(8080, 50051), List.of(9000, 9103)),
                 new Service(es, List.of(9200), 9300, operators.get("eck-operator"), List.of(9200), List.of()),
                 // its installation's namespace (config/installation of the pinned tag), not a HelmRelease's
-                new Service(mq, List.of(5672, 5671), 25672, "rabbitmq-system", List.of(15672), List.of(15692)),
+                // TLS only: AMQPS, the management API and Prometheus on their TLS ports
+                new Service(mq, List.of(5671), 25672, "rabbitmq-system", List.of(15671), List.of(15691)),
                 new Service(pg, List.of(5432), 5432, operators.get("cloudnative-pg"), List.of(8000, 5432), List.of(9187)));
         var values = Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
         var egress = values.path("networkPolicy").path("egress").path("ports");
@@ -449,6 +468,77 @@ class FluxTest {
         }
         // Reaper repairs through the management API and keeps its state in Cassandra
         assertThat(NetworkPolicies.admitted(policies, cassandra, reaper)).containsExactlyInAnyOrder(9042, 8080);
+    }
+
+    /**
+     * Each backing service serves TLS only, with a certificate the app can check: Cassandra's client encryption on
+     * and not optional, with the key stores cert-manager makes; RabbitMQ's non-TLS listeners off, with
+     * cert-manager's certificate for its Service's name; Elasticsearch's HTTP certificate of ECK's own CA (not
+     * disabled); PostgreSQL refusing connections without TLS. cert-manager's certificates come from a CA Issuer of
+     * their own each (a self-signed CA that signs that one certificate), so that trusting one service's CA never
+     * means trusting another's certificate.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"staging", "production"})
+    void everyBackingServiceServesTlsOnlyWithACertificateTheAppCanCheck(String env) throws IOException {
+        var docs = instances(env);
+        var leaves = new LinkedHashMap<String, JsonNode>();
+        for (var certificate : Charts.ofKind(docs, "Certificate")) {
+            var spec = certificate.path("spec");
+            var issuer = Charts.named(docs, spec.path("issuerRef").path("kind").asText("Issuer"), spec.path("issuerRef").path("name").asText());
+            if (spec.path("isCA").asBoolean()) {
+                assertThat(issuer.path("spec").has("selfSigned")).as("%s is a root", name(certificate)).isTrue();
+                continue;
+            }
+            // a CA Issuer whose CA is a Certificate here, and which signs nothing else
+            var caSecret = issuer.path("spec").path("ca").path("secretName").asText();
+            assertThat(Charts.ofKind(docs, "Certificate")).as("the CA of %s", name(certificate))
+                    .anyMatch(c -> c.path("spec").path("isCA").asBoolean() && c.path("spec").path("secretName").asText().equals(caSecret));
+            assertThat(Charts.ofKind(docs, "Certificate")).as("%s's CA signs it alone", name(certificate))
+                    .filteredOn(c -> c.path("spec").path("issuerRef").path("name").asText().equals(name(issuer))).hasSize(1);
+            leaves.put(spec.path("secretName").asText(), spec);
+        }
+
+        var cassandra = Charts.ofKind(docs, "K8ssandraCluster").get(0).path("spec");
+        var options = cassandra.path("cassandra").path("config").path("cassandraYaml").path("client_encryption_options");
+        assertThat(options.path("enabled").asBoolean()).as("Cassandra: client encryption").isTrue();
+        assertThat(options.path("optional").isBoolean()).isTrue();
+        assertThat(options.path("optional").asBoolean()).as("Cassandra refuses clients without TLS").isFalse();
+        var stores = cassandra.path("cassandra").path("clientEncryptionStores");
+        var storesSecret = stores.path("keystoreSecretRef").path("name").asText();
+        assertThat(leaves).containsKey(storesSecret);
+        var jks = leaves.get(storesSecret).path("keystores").path("jks");
+        assertThat(jks.path("create").asBoolean()).isTrue();
+        assertThat(stores.path("keystoreSecretRef").path("key").asText()).isEqualTo("keystore.jks");
+        assertThat(stores.path("truststoreSecretRef").path("name").asText()).isEqualTo(storesSecret);
+        assertThat(stores.path("truststoreSecretRef").path("key").asText()).isEqualTo("truststore.jks");
+        for (var password : List.of(stores.path("keystorePasswordSecretRef"), stores.path("truststorePasswordSecretRef"))) {
+            assertThat(password).as("the password cert-manager made the stores with").isEqualTo(jks.path("passwordSecretRef"));
+        }
+        var passwordSecret = Charts.named(docs, "Secret", jks.path("passwordSecretRef").path("name").asText());
+        assertThat(passwordSecret.path("stringData").path(jks.path("passwordSecretRef").path("key").asText()).asText()).isNotEmpty();
+        if (cassandra.has("medusa")) {
+            // Medusa's CQL connection checks the node against the same CA (PEM)
+            var medusa = cassandra.path("medusa").path("clientEncryptionStores");
+            assertThat(medusa.path("keystoreSecretRef").path("name").asText()).isEqualTo(storesSecret);
+            assertThat(medusa.path("keystoreSecretRef").path("key").asText()).isEqualTo("ca.crt");
+        }
+
+        var mq = Charts.ofKind(docs, "RabbitmqCluster").get(0);
+        var tls = mq.path("spec").path("tls");
+        assertThat(tls.path("disableNonTLSListeners").asBoolean()).as("RabbitMQ: AMQP without TLS off").isTrue();
+        assertThat(leaves).containsKey(tls.path("secretName").asText());
+        assertThat(leaves.get(tls.path("secretName").asText()).path("dnsNames")).extracting(JsonNode::asText)
+                .as("the name the app connects to").contains(name(mq));
+
+        var es = Charts.ofKind(docs, "Elasticsearch").get(0).path("spec").path("http").path("tls");
+        assertThat(es.path("selfSignedCertificate").path("disabled").asBoolean(false)).as("Elasticsearch: HTTPS").isFalse();
+        assertThat(es.has("certificate")).as("ECK's own CA, in <name>-es-http-certs-public").isFalse();
+
+        var hba = new ArrayList<String>();
+        Charts.ofKind(docs, "Cluster").get(0).path("spec").path("postgresql").path("pg_hba").forEach(r -> hba.add(r.asText()));
+        assertThat(hba).as("PostgreSQL: no connection without TLS").contains("hostnossl all all all reject");
+        assertThat(hba.indexOf("hostnossl all all all reject")).as("before any rule that would admit one").isZero();
     }
 
     @Test
