@@ -94,6 +94,13 @@ cassandra:
   password: |-
     ${file:{{ $secrets }}/cassandra/password}
   {{- end }}
+  {{- if and .migrate .Values.secrets.cassandraMigration.name }}
+  # migrate only: a superuser creates the keyspace, the tables and the role above, with reads and writes on the keyspace
+  migrationUsername: |-
+    ${file:{{ $secrets }}/cassandra-migration/username}
+  migrationPassword: |-
+    ${file:{{ $secrets }}/cassandra-migration/password}
+  {{- end }}
   {{- include "profile-store.tls" (dict "tls" $c.cassandra.tls "backend" "cassandra" "secrets" $secrets) | nindent 2 }}
   # applied when `migrate` creates the keyspace; an existing keyspace keeps its replication
   replication:

@@ -87,7 +87,8 @@ args:
 {{/*
 Secrets are referenced, never rendered: each one the values name is projected as a file under
 secrets.mountPath, and the configuration reads it there with ${file:...}. (dict "root" $ "migrate" bool): the
-owners' and superusers' logins (postgresMigration) go to the migrate Job alone, never to a serving pod or a CronJob.
+owners' and superusers' logins (postgresMigration, cassandraMigration) go to the migrate Job alone, never to a
+serving pod or a CronJob. Every pod mounts each backend's CA (config.<backend>.tls.ca) as <backend>-ca/ca.crt.
 */}}
 {{- define "profile-store.secretSources" -}}
 {{- $s := .root.Values.secrets }}
@@ -118,6 +119,15 @@ owners' and superusers' logins (postgresMigration) go to the migrate Job alone, 
         path: cassandra/username
       - key: {{ $s.cassandra.passwordKey }}
         path: cassandra/password
+{{- end }}
+{{- if and .migrate $s.cassandraMigration.name }}
+- secret:
+    name: {{ $s.cassandraMigration.name }}
+    items:
+      - key: {{ $s.cassandraMigration.usernameKey }}
+        path: cassandra-migration/username
+      - key: {{ $s.cassandraMigration.passwordKey }}
+        path: cassandra-migration/password
 {{- end }}
 {{- if $s.elasticsearch.name }}
 - secret:

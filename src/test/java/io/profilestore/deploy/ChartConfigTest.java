@@ -206,7 +206,8 @@ class ChartConfigTest {
     static String fake(String secret) {
         return switch (secret) {
             case "rabbitmq/uri" -> RABBITMQ_URI;
-            case "cassandra/username" -> "profiles-superuser";
+            case "cassandra/username" -> "profile_store";
+            case "cassandra-migration/username" -> "profiles-superuser";
             case "postgres-migration/username" -> "profilestore_owner";
             case "elasticsearch/username" -> "profile-store";
             case "elasticsearch/api-key" -> "ZmFrZTprZXk=";

@@ -23,17 +23,19 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ChartLeastPrivilegeTest {
 
     /** The folders, under the secrets' mount path, of the migration logins (_helpers.tpl). */
-    static final Set<String> MIGRATION_FOLDERS = Set.of("postgres-migration");
+    static final Set<String> MIGRATION_FOLDERS = Set.of("postgres-migration", "cassandra-migration");
 
     @ParameterizedTest
     @EnumSource(Values.class)
     void theMigrationLoginsReachTheMigrateJobAlone(Values values) {
         var docs = Charts.documents(values);
         var secrets = Charts.values(values).path("secrets");
-        var migrationSecrets = List.of(secrets.path("postgresMigration").path("name").asText());
+        var migrationSecrets = List.of(secrets.path("postgresMigration").path("name").asText(),
+                secrets.path("cassandraMigration").path("name").asText());
         assertThat(migrationSecrets).as("the environment names the owner's Secret").allMatch(s -> !s.isEmpty());
         // the serving pods use other Secrets: the service's own role's
-        assertThat(migrationSecrets).doesNotContain(secrets.path("postgres").path("name").asText());
+        assertThat(migrationSecrets).doesNotContain(secrets.path("postgres").path("name").asText(),
+                secrets.path("cassandra").path("name").asText());
 
         var pods = pods(docs);
         assertThat(pods.keySet()).contains("Job/profile-store-migrate", "Deployment/profile-store-api",
@@ -54,7 +56,9 @@ class ChartLeastPrivilegeTest {
             if (name.equals("profile-store-migrate")) {
                 assertThat(config)
                         .contains("migrationUser: |-\n    ${file:/var/run/secrets/profile-store/postgres-migration/username}")
-                        .contains("migrationPassword: |-\n    ${file:/var/run/secrets/profile-store/postgres-migration/password}");
+                        .contains("migrationPassword: |-\n    ${file:/var/run/secrets/profile-store/postgres-migration/password}")
+                        .contains("migrationUsername: |-\n    ${file:/var/run/secrets/profile-store/cassandra-migration/username}")
+                        .contains("migrationPassword: |-\n    ${file:/var/run/secrets/profile-store/cassandra-migration/password}");
             } else {
                 assertThat(config).as("ConfigMap %s", name).doesNotContain("migrationUser", "migrationUsername",
                         "migrationPassword", "-migration/");
@@ -64,10 +68,12 @@ class ChartLeastPrivilegeTest {
 
     @Test
     void withoutAnOwnersSecretMigrateRunsAsTheServicesRole() {
-        var docs = Charts.parse(Charts.template(Values.PRODUCTION, Map.of("secrets.postgresMigration.name", "")));
+        var docs = Charts.parse(Charts.template(Values.PRODUCTION, Map.of("secrets.postgresMigration.name", "",
+                "secrets.cassandraMigration.name", "")));
         var config = Charts.named(docs, "ConfigMap", "profile-store-migrate").path("data").path("profile-store.yml").asText();
         assertThat(config).doesNotContain("migrationUser").doesNotContain("migrationPassword");
-        assertThat(mountedFolders(pods(docs).get("Job/profile-store-migrate"))).doesNotContain("postgres-migration");
+        assertThat(config).doesNotContain("migrationUsername");
+        assertThat(mountedFolders(pods(docs).get("Job/profile-store-migrate"))).doesNotContainAnyElementsOf(MIGRATION_FOLDERS);
     }
 
     /** A projected secrets volume without the migration logins' sources: what the CronJobs mount. */

@@ -217,7 +217,9 @@ class FluxTest {
         assertThat(role.path("passwordSecret").path("name").asText()).isEqualTo(secrets.path("postgres").path("name").asText());
         assertThat(secrets.path("postgres").path("key").asText()).isEqualTo("password");
         assertThat(secrets.path("postgresMigration").path("name").asText()).isEqualTo(name(pg) + "-app");
-        assertThat(secrets.path("cassandra").path("name").asText()).isEqualTo(name(k8ssandra) + "-superuser");
+        // Cassandra: the service's own role (migrate makes it); the superuser's Secret for migrate alone
+        assertThat(secrets.path("cassandra").path("name").asText()).isNotEqualTo(name(k8ssandra) + "-superuser");
+        assertThat(secrets.path("cassandraMigration").path("name").asText()).isEqualTo(name(k8ssandra) + "-superuser");
         // TLS to each, checked against the CA of the certificate the instance serves: cert-manager's Secrets for
         // Cassandra and RabbitMQ, ECK's and CloudNativePG's own CAs
         var cas = Map.of(
