@@ -75,7 +75,7 @@ final class RabbitMqBroker implements LocalService {
         }
         var environment = Map.ofEntries(
                 Map.entry("HOME", home.resolve("home").toString()),
-                Map.entry("RABBITMQ_NODENAME", "profilestore" + settings.rabbitmqPort() + "@localhost"),
+                Map.entry("RABBITMQ_NODENAME", nodeName()),
                 Map.entry("RABBITMQ_DIST_PORT", Integer.toString(settings.rabbitmqDistPort())),
                 // an Erlang port mapper of the stack's own, stopped with the node: the machine's (4369) is left
                 // alone, and nothing of ours outlives the stack
@@ -134,6 +134,25 @@ final class RabbitMqBroker implements LocalService {
         } catch (IllegalStateException | UncheckedIOException | ConditionTimeoutException e) {
             LOG.warn("RabbitMQ's port mapper (epmd) on port {} did not stop: {}", port, e.getMessage());
         }
+    }
+
+    /**
+     * Runs rabbitmqctl against the stack's node (its name, its port mapper, the cookie in its HOME): users and
+     * permissions, which AMQP cannot manage. Returns what it printed; fails on a non-zero exit.
+     */
+    String ctl(Duration timeout, String... arguments) {
+        var command = new java.util.ArrayList<>(List.of("env",
+                "HOME=" + home.resolve("home"),
+                "RABBITMQ_NODENAME=" + nodeName(),
+                "ERL_EPMD_PORT=" + settings.rabbitmqEpmdPort(),
+                serverScript().resolveSibling("rabbitmqctl").toString(),
+                "-n", nodeName()));
+        command.addAll(List.of(arguments));
+        return Processes.run(timeout, command.toArray(String[]::new));
+    }
+
+    private String nodeName() {
+        return "profilestore" + settings.rabbitmqPort() + "@localhost";
     }
 
     String uri() {
