@@ -5,8 +5,10 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -140,6 +142,12 @@ public class CassandraFactory {
     public boolean hasSeparateMigrationUser() {
         return !migrationUsername.isEmpty() && username != null && !username.isBlank()
                 && !migrationUsername.equals(username);
+    }
+
+    @ValidationMethod(message = "migrationUsername needs username: the role migrate makes for the service")
+    @JsonIgnore
+    public boolean isMigrationUserForARole() {
+        return migrationUsername.isEmpty() || (username != null && !username.isBlank());
     }
 
     @JsonProperty

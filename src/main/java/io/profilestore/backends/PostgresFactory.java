@@ -1,10 +1,12 @@
 package io.profilestore.backends;
 
 import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -46,7 +48,8 @@ public class PostgresFactory {
 
     /**
      * On: the server's certificate is checked ({@code sslmode=verify-full}, or {@code verify-ca} without the host
-     * name check). Off: the driver's default, which encrypts when the server offers it but checks nothing.
+     * name check). Off: no TLS at all ({@code sslmode=disable}), so that a server that requires it refuses loudly
+     * instead of the driver's default encrypting without checking anything.
      */
     @Valid
     @NotNull
@@ -151,6 +154,15 @@ public class PostgresFactory {
         this.socketTimeout = socketTimeout;
     }
 
+    /** TLS is the tls block's: a parameter in the URL would override it (the driver lets the URL win). */
+    @ValidationMethod(message = "url must carry no ssl parameters (sslmode, sslrootcert, ...): use postgres.tls")
+    @JsonIgnore
+    public boolean isUrlWithoutSslParameters() {
+        int query = url == null ? -1 : url.indexOf('?');
+        return query < 0 || java.util.Arrays.stream(url.substring(query + 1).split("&"))
+                .noneMatch(parameter -> parameter.toLowerCase(java.util.Locale.ROOT).startsWith("ssl"));
+    }
+
     @JsonProperty
     public TlsSettings getTls() {
         return tls;
@@ -186,9 +198,14 @@ public class PostgresFactory {
         config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, connectionTimeout.toSeconds())));
         config.addDataSourceProperty("tcpKeepAlive", "true");
         config.addDataSourceProperty("ApplicationName", "profile-store");
-        if (tls.isEnabled()) {
+        if (!tls.isEnabled()) {
+            config.addDataSourceProperty("sslmode", "disable");
+        } else {
             config.addDataSourceProperty("sslmode", tls.isVerifyHostname() ? "verify-full" : "verify-ca");
             if (tls.hasCaFile()) {
+                // the driver reads the file itself, at each connection: read it once here too, so that a missing
+                // or broken file stops the start with its name
+                tls.sslContext();
                 config.addDataSourceProperty("sslrootcert", tls.getCaFile());
             } else {
                 // without a CA file the driver would look for ~/.postgresql/root.crt: use the JVM's trust store

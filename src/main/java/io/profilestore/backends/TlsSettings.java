@@ -1,6 +1,8 @@
 package io.profilestore.backends;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.validation.ValidationMethod;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -59,6 +61,13 @@ public class TlsSettings {
     @JsonProperty
     public void setVerifyHostname(boolean verifyHostname) {
         this.verifyHostname = verifyHostname;
+    }
+
+    /** A CA file with TLS off is a setting that does nothing: most likely TLS was meant to be on. */
+    @ValidationMethod(message = "caFile is set but enabled is false")
+    @JsonIgnore
+    public boolean isCaFileUsed() {
+        return enabled || caFile.isEmpty();
     }
 
     public boolean hasCaFile() {

@@ -93,7 +93,8 @@ class BackendTlsTest {
         @Test
         void refusesANameTheCertificateDoesNotHoldUnlessTheCheckIsOff() throws IOException {
             try (var client = factory("127.0.0.2", trusting(certificates.caFile(), true)).build()) {
-                assertThatThrownBy(() -> client.cluster().health()).hasStackTraceContaining("127.0.0.2");
+                assertThatThrownBy(() -> client.cluster().health())
+                        .hasStackTraceContaining("Certificate for <127.0.0.2> doesn't match any of the subject alternative names");
             }
             try (var client = factory("127.0.0.2", trusting(certificates.caFile(), false)).build()) {
                 assertThat(client.cluster().health().clusterName()).isNotBlank();
@@ -137,7 +138,7 @@ class BackendTlsTest {
             return factory;
         }
 
-        String sslInUse(PostgresFactory factory) throws SQLException {
+        String selectThroughPool(PostgresFactory factory) throws SQLException {
             try (var pool = factory.build(new MetricRegistry(), "tls-test");
                     var connection = pool.getConnection();
                     var statement = connection.createStatement();
@@ -150,21 +151,40 @@ class BackendTlsTest {
         @Test
         void connectsWhenItTrustsTheAuthorityAndTheNameMatches() throws SQLException {
             int before = proxy.handshakes();
-            assertThat(sslInUse(factory("localhost", trusting(certificates.caFile(), true)))).isEqualTo("connected");
+            assertThat(selectThroughPool(factory("localhost", trusting(certificates.caFile(), true)))).isEqualTo("connected");
             assertThat(proxy.handshakes()).isGreaterThan(before);
         }
 
         @Test
         void refusesAServerSignedByAnotherAuthority() {
-            assertThatThrownBy(() -> sslInUse(factory("localhost", trusting(certificates.otherCaFile(), true))))
+            assertThatThrownBy(() -> selectThroughPool(factory("localhost", trusting(certificates.otherCaFile(), true))))
                     .hasStackTraceContaining("PKIX path");
         }
 
         @Test
         void refusesANameTheCertificateDoesNotHoldUnlessTheCheckIsOff() throws SQLException {
-            assertThatThrownBy(() -> sslInUse(factory("127.0.0.2", trusting(certificates.caFile(), true))))
-                    .hasStackTraceContaining("127.0.0.2");
-            assertThat(sslInUse(factory("127.0.0.2", trusting(certificates.caFile(), false)))).isEqualTo("connected");
+            assertThatThrownBy(() -> selectThroughPool(factory("127.0.0.2", trusting(certificates.caFile(), true))))
+                    .hasStackTraceContaining("The hostname 127.0.0.2 could not be verified");
+            assertThat(selectThroughPool(factory("127.0.0.2", trusting(certificates.caFile(), false)))).isEqualTo("connected");
+        }
+
+        @Test
+        void postgresTlsIsTheTlsBlocksAloneAndOffMeansOff() throws Exception {
+            var factory = new PostgresFactory();
+            factory.setUrl("jdbc:postgresql://localhost:5432/profilestore?ApplicationName=x&sslmode=require");
+            assertThat(Validators.newValidator().validate(factory)).extracting(violation -> violation.getMessage())
+                    .containsExactly("url must carry no ssl parameters (sslmode, sslrootcert, ...): use postgres.tls");
+            // TLS off is off: a server that asks for TLS (the proxy speaks nothing else) is refused, not met unchecked
+            var plain = new PostgresFactory();
+            var endpoints = TestStack.endpoints();
+            plain.setUrl("jdbc:postgresql://localhost:" + proxy.port() + postgres.getPath());
+            plain.setUser(endpoints.postgresUser());
+            plain.setPassword(endpoints.postgresPassword());
+            int before = proxy.handshakes();
+            try (var pool = plain.build(new MetricRegistry(), "tls-off-test")) {
+                assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class);
+            }
+            assertThat(proxy.handshakes()).isEqualTo(before);
         }
     }
 
@@ -215,7 +235,7 @@ class BackendTlsTest {
         @Test
         void refusesANameTheCertificateDoesNotHoldUnlessTheCheckIsOff() throws Exception {
             assertThatThrownBy(() -> connects(factory("127.0.0.2", trusting(certificates.caFile(), true))))
-                    .hasStackTraceContaining("127.0.0.2");
+                    .hasStackTraceContaining("No subject alternative names matching IP address 127.0.0.2");
             assertThat(connects(factory("127.0.0.2", trusting(certificates.caFile(), false)))).isTrue();
         }
 
@@ -226,6 +246,14 @@ class BackendTlsTest {
                     .extracting(violation -> violation.getMessage())
                     .containsExactly("tls.enabled must be true exactly when the uri is amqps://");
         }
+    }
+
+    @Test
+    void aCaFileWithTlsOffIsAConfigurationError() {
+        var tls = new TlsSettings();
+        tls.setCaFile(certificates.caFile().toString());
+        assertThat(Validators.newValidator().validate(tls)).extracting(violation -> violation.getMessage())
+                .containsExactly("caFile is set but enabled is false");
     }
 
     @Test

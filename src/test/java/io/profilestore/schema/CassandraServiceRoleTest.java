@@ -74,6 +74,10 @@ class CassandraServiceRoleTest {
 
     /** The service's settings: its own role, the superuser for migrate, TLS trusting {@code ca}. */
     static CassandraFactory settings(String password, Path ca) {
+        return settings(password, ca, true);
+    }
+
+    static CassandraFactory settings(String password, Path ca, boolean verifyHostname) {
         var settings = new CassandraFactory();
         settings.setContactPoints(List.of("127.0.0.1:" + cqlPort));
         settings.setKeyspace(KEYSPACE);
@@ -84,6 +88,7 @@ class CassandraServiceRoleTest {
         var tls = new TlsSettings();
         tls.setEnabled(true);
         tls.setCaFile(ca.toString());
+        tls.setVerifyHostname(verifyHostname);
         settings.setTls(tls);
         return settings;
     }
@@ -126,10 +131,25 @@ class CassandraServiceRoleTest {
     }
 
     @Test
-    void aNodeWhoseCertificateAnotherAuthoritySignedIsRefused() {
+    void aNodeWhoseCertificateAnotherAuthoritySignedIsRefusedWithOrWithoutTheNameCheck() {
         CassandraSchema.migrate(settings("a password", certificates.caFile()));
-        assertThatThrownBy(() -> settings("a password", certificates.otherCaFile()).build(new MetricRegistry()).close())
-                .isInstanceOf(AllNodesFailedException.class)
-                .hasStackTraceContaining("PKIX path");
+        // production checks Cassandra's authority alone (nodes are reached by pod IP): that check must hold by itself
+        for (boolean verifyHostname : new boolean[] {true, false}) {
+            assertThatThrownBy(() -> settings("a password", certificates.otherCaFile(), verifyHostname)
+                    .build(new MetricRegistry()).close())
+                    .as("verifyHostname %s", verifyHostname)
+                    .isInstanceOf(AllNodesFailedException.class)
+                    .hasStackTraceContaining("PKIX path");
+        }
+        settings("a password", certificates.caFile(), false).build(new MetricRegistry()).close();
+    }
+
+    @Test
+    void aMigrationUserWithoutTheServicesRoleIsAConfigurationError() {
+        var settings = settings("a password", certificates.caFile());
+        settings.setUsername("");
+        assertThat(io.dropwizard.jersey.validation.Validators.newValidator().validate(settings))
+                .extracting(violation -> violation.getMessage())
+                .containsExactly("migrationUsername needs username: the role migrate makes for the service");
     }
 }
