@@ -5,6 +5,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.profilestore.db.Journal;
 import io.profilestore.db.PostgresUnavailableException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -21,6 +22,12 @@ public class AuditLog {
             INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
+
+    /** The same, for a group: one row of {@link #ROW} per record. */
+    private static final String INSERT_GROUP =
+            "INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status) VALUES ";
+    private static final String ROW = "(?, ?, ?, ?, ?, ?, ?)";
+    private static final int COLUMNS = 7;
 
     /** Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). */
     private static final String OUTCOME = """
@@ -82,18 +89,39 @@ public class AuditLog {
 
     private static long insert(Connection connection, AuditEntry entry) throws SQLException {
         try (var statement = connection.prepareStatement(INSERT)) {
-            statement.setString(1, entry.actor());
-            statement.setString(2, entry.actorKind());
-            statement.setArray(3, connection.createArrayOf("text", entry.roles().toArray()));
-            statement.setString(4, entry.action());
-            statement.setString(5, entry.request());
-            statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
-            statement.setObject(7, entry.status(), java.sql.Types.INTEGER);
+            bind(statement, 0, connection, entry);
             try (var rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
             }
         }
+    }
+
+    /**
+     * Inserts records in one statement, in the caller's transaction (the look-ups' group: {@link AuditGroupWriter}).
+     */
+    static void insert(Connection connection, List<AuditEntry> entries) throws SQLException {
+        var sql = new StringBuilder(INSERT_GROUP);
+        for (int i = 0; i < entries.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(ROW);
+        }
+        try (var statement = connection.prepareStatement(sql.toString())) {
+            for (int i = 0; i < entries.size(); i++) {
+                bind(statement, i * COLUMNS, connection, entries.get(i));
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    private static void bind(PreparedStatement statement, int offset, Connection connection, AuditEntry entry)
+            throws SQLException {
+        statement.setString(offset + 1, entry.actor());
+        statement.setString(offset + 2, entry.actorKind());
+        statement.setArray(offset + 3, connection.createArrayOf("text", entry.roles().toArray()));
+        statement.setString(offset + 4, entry.action());
+        statement.setString(offset + 5, entry.request());
+        statement.setArray(offset + 6, connection.createArrayOf("uuid", entry.pids().toArray()));
+        statement.setObject(offset + 7, entry.status(), java.sql.Types.INTEGER);
     }
 
     /**

@@ -1,0 +1,300 @@
+package io.profilestore.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import io.profilestore.stack.LocalStack.Service;
+import io.profilestore.testing.TestStack;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+/**
+ * Look-ups' records committed in groups, on the stack's PostgreSQL: each once, none acknowledged before its
+ * commit, refused in bounded time when PostgreSQL hangs or the queue is full, and what is queued is committed on
+ * stop.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class AuditGroupWriterTest {
+
+    final MetricRegistry metrics = new MetricRegistry();
+    final String run = UUID.randomUUID().toString();
+    final ExecutorService callers = Executors.newCachedThreadPool();
+    final List<AuditGroupWriter> writers = new ArrayList<>();
+
+    @BeforeEach
+    void stack() {
+        TestStack.stack();
+    }
+
+    @AfterEach
+    void stopAll() throws InterruptedException {
+        callers.shutdownNow();
+        for (var writer : writers) {
+            writer.stop();
+        }
+    }
+
+    AuditGroupWriter started(DataSource dataSource, int queueSize, Duration maxWait, Duration linger) {
+        var settings = new AuditSettings();
+        settings.setQueueSize(queueSize);
+        settings.setMaxWait(io.dropwizard.util.Duration.milliseconds(maxWait.toMillis()));
+        settings.setLinger(io.dropwizard.util.Duration.milliseconds(linger.toMillis()));
+        var writer = new AuditGroupWriter(dataSource, settings, metrics);
+        writer.start();
+        writers.add(writer);
+        return writer;
+    }
+
+    AuditEntry entry(String request) {
+        return new AuditEntry(null, null, "group-test", "API_KEY", List.of("operator"), "GET /v1/profiles/{pid}",
+                "/group-test/" + run + "/" + request, List.of(UUID.randomUUID()), 200);
+    }
+
+    /** How many rows hold each request of this run, read on a connection of its own. */
+    Map<String, Integer> recorded() throws SQLException {
+        var found = new HashMap<String, Integer>();
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement(
+                        "SELECT request, count(*) FROM audit_record WHERE request LIKE ? GROUP BY request")) {
+            statement.setString(1, "/group-test/" + run + "/%");
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    found.put(rows.getString(1).substring(("/group-test/" + run + "/").length()), rows.getInt(2));
+                }
+            }
+        }
+        return found;
+    }
+
+    Future<?> lookUp(AuditGroupWriter writer, String request) {
+        return callers.submit((Callable<Void>) () -> {
+            writer.record(entry(request));
+            return null;
+        });
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited 20 s for: %s", what).isLessThan(end);
+            Thread.sleep(10);
+        }
+    }
+
+    long queued() {
+        return ((Number) metrics.getGauges().get(AuditGroupWriter.QUEUED).getValue()).longValue();
+    }
+
+    /** A transaction of the tables' owner that holds the audit table: inserts wait for it (PostgreSQL's own lock). */
+    static Connection holdingTheTable() throws SQLException {
+        var connection = TestStack.asOwner().getConnection();
+        connection.setAutoCommit(false);
+        try (var statement = connection.createStatement()) {
+            statement.execute("LOCK TABLE audit_record IN EXCLUSIVE MODE");
+        }
+        return connection;
+    }
+
+    /** Whether a statement waits for a lock on the audit table (the writer's INSERT, held by the owner's lock). */
+    static boolean insertWaits() {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT count(*) FROM pg_locks WHERE relation = 'audit_record'::regclass AND NOT granted")) {
+            rows.next();
+            return rows.getInt(1) > 0;
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void manyConcurrentLookUpsAreEachRecordedOnceInFewerCommits() throws Exception {
+        var writer = started(TestStack.backends().postgres(), 1_000, Duration.ofSeconds(30), Duration.ofMillis(2));
+        int threads = 24;
+        int each = 25;
+        var done = new ArrayList<Future<?>>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            done.add(callers.submit((Callable<Void>) () -> {
+                for (int i = 0; i < each; i++) {
+                    writer.record(entry(thread + "-" + i));
+                }
+                return null;
+            }));
+        }
+        for (var future : done) {
+            future.get(2, TimeUnit.MINUTES);
+        }
+
+        var recorded = recorded();
+        assertThat(recorded).hasSize(threads * each);
+        assertThat(recorded.values()).as("no record twice").containsOnly(1);
+        var groups = metrics.histogram(AuditGroupWriter.GROUP_SIZE);
+        assertThat(groups.getCount()).as("commits for %d records", threads * each).isLessThan(threads * each);
+        assertThat(groups.getSnapshot().getMax()).as("the largest group").isGreaterThan(1);
+        assertThat(metrics.meter(AuditLog.FAILURES).getCount()).isZero();
+    }
+
+    @Test
+    void aLookUpReturnsOnlyOnceItsRecordIsCommitted() throws Exception {
+        // PostgreSQL's commits, held back half a second each: the record is visible to others only after that
+        long commitDelay = 500;
+        var writer = started(withSlowCommits(TestStack.backends().postgres(), commitDelay), 10, Duration.ofSeconds(10),
+                Duration.ZERO);
+
+        long start = System.nanoTime();
+        var lookUp = lookUp(writer, "slow-commit");
+        Thread.sleep(commitDelay / 2);
+        assertThat(lookUp).as("answered before its commit").isNotDone();
+        assertThat(recorded()).isEmpty();
+        lookUp.get(30, TimeUnit.SECONDS);
+
+        assertThat(recorded()).as("visible from another connection once record returned").containsEntry("slow-commit", 1);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(commitDelay));
+    }
+
+    @Test
+    void aFullQueueRefusesALookUpAtOnce() throws Exception {
+        var writer = started(TestStack.backends().postgres(), 2, Duration.ofSeconds(30), Duration.ZERO);
+        List<Future<?>> accepted = new ArrayList<>();
+        try (var held = holdingTheTable()) {
+            accepted.add(lookUp(writer, "in-flight"));
+            await("the writer's INSERT waits for the table", AuditGroupWriterTest::insertWaits);
+            accepted.add(lookUp(writer, "queued-1"));
+            accepted.add(lookUp(writer, "queued-2"));
+            await("two records queued", () -> queued() == 2);
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> writer.record(entry("refused"))).isInstanceOf(AuditUnavailableException.class)
+                    .hasRootCauseMessage("the audit queue is full");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused at once").isLessThan(Duration.ofMillis(200));
+            assertThat(metrics.meter(AuditLog.FAILURES).getCount()).isEqualTo(1);
+            held.rollback();
+        }
+        for (var future : accepted) {
+            future.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(recorded()).containsOnlyKeys("in-flight", "queued-1", "queued-2");
+    }
+
+    @Test
+    void stoppingCommitsWhatIsQueuedAndRefusesWhatComesAfter() throws Exception {
+        var writer = started(TestStack.backends().postgres(), 10, Duration.ofSeconds(30), Duration.ZERO);
+        List<Future<?>> accepted = new ArrayList<>();
+        Future<?> stopped;
+        try (var held = holdingTheTable()) {
+            accepted.add(lookUp(writer, "in-flight"));
+            await("the writer's INSERT waits for the table", AuditGroupWriterTest::insertWaits);
+            accepted.add(lookUp(writer, "queued-1"));
+            accepted.add(lookUp(writer, "queued-2"));
+            await("two records queued", () -> queued() == 2);
+            stopped = callers.submit((Callable<Void>) () -> {
+                writer.stop();
+                return null;
+            });
+            Thread.sleep(200);
+            assertThatThrownBy(() -> writer.record(entry("too-late"))).isInstanceOf(AuditUnavailableException.class)
+                    .hasRootCauseMessage("the service is stopping");
+            held.rollback();
+        }
+        stopped.get(30, TimeUnit.SECONDS);
+        for (var future : accepted) {
+            future.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(recorded()).containsOnlyKeys("in-flight", "queued-1", "queued-2");
+    }
+
+    static boolean canPause() {
+        return TestStack.stack().canPause();
+    }
+
+    @Test
+    @EnabledIf("canPause")
+    void withPostgresFrozenLookUpsAreRefusedWithinTheBoundAndRecordedAgainOnceItIsBack() throws Exception {
+        var maxWait = Duration.ofSeconds(1);
+        var writer = started(TestStack.backends().postgres(), 1_000, maxWait, Duration.ZERO);
+        writer.record(entry("before")); // a connection in the pool: the freeze meets a statement, not a connect
+        var refused = new ArrayList<Future<Duration>>();
+        TestStack.stack().pause(Service.POSTGRES);
+        try {
+            for (int i = 0; i < 12; i++) {
+                int n = i;
+                refused.add(callers.submit(() -> {
+                    long start = System.nanoTime();
+                    assertThatThrownBy(() -> writer.record(entry("frozen-" + n))).isInstanceOf(AuditUnavailableException.class);
+                    return Duration.ofNanos(System.nanoTime() - start);
+                }));
+            }
+            for (var future : refused) {
+                assertThat(future.get(30, TimeUnit.SECONDS)).as("refused within the bound")
+                        .isLessThan(maxWait.plusMillis(500));
+            }
+        } finally {
+            TestStack.stack().resume(Service.POSTGRES);
+        }
+        assertThat(metrics.meter(AuditLog.FAILURES).getCount()).isEqualTo(12);
+
+        // back: the writer goes on (a group frozen mid-statement fails or commits, and is never written again)
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                writer.record(entry("after"));
+                break;
+            } catch (AuditUnavailableException e) {
+                assertThat(System.nanoTime()).as("recovered within 30 s").isLessThan(end);
+            }
+        }
+        var recorded = recorded();
+        assertThat(recorded).containsEntry("before", 1).containsEntry("after", 1);
+        assertThat(recorded.values()).as("no record twice").containsOnly(1);
+    }
+
+    /** The data source, whose connections' commits are held back this long before they are sent. */
+    static DataSource withSlowCommits(DataSource dataSource, long delayMillis) {
+        return (DataSource) Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    Object result = invoke(dataSource, method, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    var connection = (Connection) result;
+                    return Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
+                            new Class<?>[] {Connection.class}, (p, m, a) -> {
+                                if (m.getName().equals("commit")) {
+                                    Thread.sleep(delayMillis);
+                                }
+                                return invoke(connection, m, a);
+                            });
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
