@@ -12,6 +12,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.audit.AuditFilter;
+import io.profilestore.audit.AuditGroupWriter;
 import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.auth.Security;
@@ -149,7 +150,9 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         if (config.getRole() == ProfileStoreConfiguration.Role.API) {
             Security.install(environment, config.getAuth());
             var audit = new AuditLog(backends.postgres(), environment.metrics());
-            environment.jersey().register(new AuditFilter(audit));
+            var lookUps = new AuditGroupWriter(backends.postgres(), config.getAudit(), environment.metrics());
+            environment.lifecycle().manage(lookUps);
+            environment.jersey().register(new AuditFilter(lookUps, audit));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration(), environment.metrics());

@@ -3,6 +3,7 @@ package io.profilestore;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.profilestore.audit.AuditSettings;
 import io.profilestore.auth.AuthSettings;
 import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.ElasticsearchFactory;
@@ -40,6 +41,20 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     private AuthSettings auth = new AuthSettings();
+
+    @Valid
+    @NotNull
+    private AuditSettings audit = new AuditSettings();
+
+    @JsonProperty
+    public AuditSettings getAudit() {
+        return audit;
+    }
+
+    @JsonProperty
+    public void setAudit(AuditSettings audit) {
+        this.audit = audit;
+    }
 
     @JsonProperty
     public AuthSettings getAuth() {

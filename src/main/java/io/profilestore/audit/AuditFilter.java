@@ -27,9 +27,11 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
 
     private static final String SEARCH_IN_BODY = "POST /v1/search";
 
+    private final AuditGroupWriter lookUps;
     private final AuditLog log;
 
-    public AuditFilter(AuditLog log) {
+    public AuditFilter(AuditGroupWriter lookUps, AuditLog log) {
+        this.lookUps = lookUps;
         this.log = log;
     }
 
@@ -65,7 +67,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         var caller = current.caller();
         try {
-            log.record(new AuditEntry(null, null, caller.name(), caller.kind().name(),
+            lookUps.record(new AuditEntry(null, null, caller.name(), caller.kind().name(),
                     caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(),
                     pids, response.getStatus()));
         } catch (AuditUnavailableException e) {

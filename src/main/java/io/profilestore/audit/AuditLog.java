@@ -15,7 +15,10 @@ import java.util.UUID;
 import java.util.function.LongConsumer;
 import javax.sql.DataSource;
 
-/** The audit trail in PostgreSQL. */
+/**
+ * The audit trail in PostgreSQL: changes' records (in the change's transaction) and their outcomes, the
+ * statement that records look-ups (which {@link AuditGroupWriter} commits in groups), and the trail's queries.
+ */
 public class AuditLog {
 
     private static final String INSERT = """
@@ -52,16 +55,6 @@ public class AuditLog {
     public AuditLog(DataSource dataSource, MetricRegistry metrics) {
         this.dataSource = dataSource;
         this.failures = metrics.meter(FAILURES);
-    }
-
-    /** Writes a record and returns once it is committed. */
-    public void record(AuditEntry entry) {
-        try (Connection connection = dataSource.getConnection()) {
-            insert(connection, entry);
-        } catch (SQLException e) {
-            failures.mark();
-            throw new AuditUnavailableException(e);
-        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.profilestore.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.codahale.metrics.MetricRegistry;
 import io.profilestore.testing.TestStack;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -26,8 +27,14 @@ class AuditAppendOnlyTest {
     void theServicesRoleCannotAlterARecord() throws Exception {
         var log = new AuditLog(TestStack.backends().postgres());
         var pid = UUID.randomUUID();
-        log.record(new AuditEntry(null, null, "append-only-test", "API_KEY", List.of("operator"), "GET /v1/profiles/{pid}",
-                "/v1/profiles/" + pid, List.of(pid), 200));
+        var lookUps = new AuditGroupWriter(TestStack.backends().postgres(), new AuditSettings(), new MetricRegistry());
+        lookUps.start();
+        try {
+            lookUps.record(new AuditEntry(null, null, "append-only-test", "API_KEY", List.of("operator"),
+                    "GET /v1/profiles/{pid}", "/v1/profiles/" + pid, List.of(pid), 200));
+        } finally {
+            lookUps.stop();
+        }
         long id = log.query("append-only-test", pid, null, null, null, 1).get(0).id();
 
         try (var connection = asTheService(); var statement = connection.createStatement()) {
