@@ -74,8 +74,8 @@ public final class AuditGroupWriter implements Managed {
     }
 
     /**
-     * Stops taking records, commits what is queued, and ends the writer; bounded by {@code maxWait} beyond the
-     * last group's commit, after which what is left is refused.
+     * Stops taking records, commits what is queued, and ends the writer. Waits twice {@code maxWait} at most (a
+     * PostgreSQL that hangs): what is still queued then is refused, and its look-ups answered 503.
      */
     @Override
     public void stop() throws InterruptedException {
