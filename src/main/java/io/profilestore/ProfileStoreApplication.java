@@ -13,6 +13,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.audit.AuditFilter;
 import io.profilestore.audit.AuditGroupWriter;
+import io.profilestore.audit.AuditOutcomeWriter;
 import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.auth.Security;
@@ -152,7 +153,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var audit = new AuditLog(backends.postgres(), environment.metrics());
             var lookUps = new AuditGroupWriter(backends.postgres(), config.getAudit(), environment.metrics());
             environment.lifecycle().manage(lookUps);
-            environment.jersey().register(new AuditFilter(lookUps, audit));
+            var outcomes = new AuditOutcomeWriter(audit, 10_000, config.getAudit().getMaxWait().toJavaDuration(),
+                    environment.metrics());
+            environment.lifecycle().manage(outcomes);
+            environment.jersey().register(new AuditFilter(lookUps, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration(), environment.metrics());

@@ -19,7 +19,8 @@ import java.util.UUID;
 /**
  * Audits look-ups: every read and search by an operator is recorded, with the pids its answer shows, before the
  * answer leaves; when the record cannot be written the answer is replaced by a 503. (Changes are recorded on
- * the write path, in their own transaction; their records get the answer's status here.) Also hands the request
+ * the write path, in their own transaction; their records get the answer's status just after, through
+ * {@link AuditOutcomeWriter}.) Also hands the request
  * to {@link AuditContext} for that path.
  */
 @Priority(Priorities.AUTHORIZATION + 10)
@@ -28,11 +29,11 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
     private static final String SEARCH_IN_BODY = "POST /v1/search";
 
     private final AuditGroupWriter lookUps;
-    private final AuditLog log;
+    private final AuditOutcomeWriter outcomes;
 
-    public AuditFilter(AuditGroupWriter lookUps, AuditLog log) {
+    public AuditFilter(AuditGroupWriter lookUps, AuditOutcomeWriter outcomes) {
         this.lookUps = lookUps;
-        this.log = log;
+        this.outcomes = outcomes;
     }
 
     @Override
@@ -50,11 +51,8 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         var changes = AuditContext.takeChangeRecords();
         AuditContext.clear();
         if (!changes.isEmpty()) {
-            try {
-                log.recordOutcome(changes, response.getStatus());
-            } catch (AuditUnavailableException e) {
-                // the change is recorded; its outcome stays unknown there, and the caller gets the answer
-            }
+            // the change's record is durable already; its outcome follows the answer, off its path
+            outcomes.record(changes, response.getStatus());
         }
         // look-ups: reads, and searches sent in a body (changes are recorded on the write path)
         boolean lookUp = "GET".equals(request.getMethod()) || SEARCH_IN_BODY.equals(current == null ? null : current.action());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreConfiguration;
@@ -15,6 +16,7 @@ import io.profilestore.testing.PausingProbe.Step;
 import io.profilestore.testing.ProbedApplication;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +37,10 @@ class ChangeOutcomeAuditTest {
 
     static final PausingProbe PROBE = ProbedApplication.PROBE;
 
+    // a socket timeout longer than any wait below: a write held by a lock blocks until the lock goes, not 5 s
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
-            ProbedApplication.class, TestStack.configPath(), TestStack.configOverrides());
+            ProbedApplication.class, TestStack.configPath(),
+            TestStack.configOverrides(ConfigOverride.config("postgres.socketTimeout", "60s")));
 
     Api platform;
     Api admin;
@@ -54,8 +58,28 @@ class ChangeOutcomeAuditTest {
         assertThat(platform.put(pid, etag(1), "{\"surname\": \"Аудитова-Петрова\"}").status()).isEqualTo(200);
         assertThat(platform.delete(pid, etag(2)).status()).isEqualTo(204);
 
-        assertThat(statusesByAction(pid)).containsExactly(
-                "DELETE /v1/profiles/{pid} 204", "PUT /v1/profiles/{pid} 200", "POST /v1/profiles 201");
+        awaitStatuses(pid, "DELETE /v1/profiles/{pid} 204", "PUT /v1/profiles/{pid} 200", "POST /v1/profiles 201");
+    }
+
+    /**
+     * The outcome is a fact added after the answer, not a condition of it: with its table locked (the owner holds
+     * the lock), a change is still answered at once, and its outcome is written once the lock goes.
+     */
+    @Test
+    void aChangeIsAnsweredWithoutWaitingForItsOutcomeToBeWritten() throws Exception {
+        var pid = platform.create("{\"surname\": \"Аудитова\"}").pid();
+        awaitStatuses(pid, "POST /v1/profiles 201");
+        try (Connection owner = TestStack.asOwner().getConnection()) {
+            owner.setAutoCommit(false);
+            try (var lock = owner.createStatement()) {
+                lock.execute("LOCK TABLE audit_outcome IN ACCESS EXCLUSIVE MODE");
+            }
+            var put = CompletableFuture.supplyAsync(() -> platform.put(pid, etag(1), "{\"surname\": \"Аудитова-Петрова\"}"));
+            assertThat(put.get(20, TimeUnit.SECONDS).status()).as("answered while the outcome's table is locked")
+                    .isEqualTo(200);
+            owner.rollback();
+        }
+        awaitStatuses(pid, "PUT /v1/profiles/{pid} 200", "POST /v1/profiles 201");
     }
 
     @Test
@@ -74,7 +98,13 @@ class ChangeOutcomeAuditTest {
         await("the service to reach Cassandra again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> platform.get(pid).status() == 200);
         assertThat(reply.status()).isEqualTo(503);
-        assertThat(statusesByAction(pid)).containsExactly("PUT /v1/profiles/{pid} 503", "POST /v1/profiles 201");
+        awaitStatuses(pid, "PUT /v1/profiles/{pid} 503", "POST /v1/profiles 201");
+    }
+
+    /** The outcomes are written just after the answers: waits, bounded, for the trail to show them. */
+    private void awaitStatuses(UUID pid, String... newestFirst) {
+        await("the audit trail of " + pid).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(statusesByAction(pid)).containsExactly(newestFirst));
     }
 
     private List<String> statusesByAction(UUID pid) {
