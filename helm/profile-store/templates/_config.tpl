@@ -160,13 +160,13 @@ rabbitmq:
 
 {{/*
 A backend's tls block: (dict "tls" values "backend" name "secrets" mountPath). The CA is the file the pods mount from
-tls.ca (profile-store.secretSources); without one, the JVM's trust store.
+tls.ca (profile-store.secretSources, at profile-store.caPath); without one, the JVM's trust store.
 */}}
 {{- define "profile-store.tls" -}}
 tls:
   enabled: {{ .tls.enabled }}
   {{- if .tls.ca.secretName }}
-  caFile: {{ printf "%s/%s-ca/ca.crt" .secrets .backend | quote }}
+  caFile: {{ printf "%s/%s" .secrets (include "profile-store.caPath" .backend) | quote }}
   {{- end }}
   verifyHostname: {{ .tls.verifyHostname }}
 {{- end }}

@@ -85,10 +85,18 @@ args:
 {{- end }}
 
 {{/*
+Where a backend's CA certificate (config.<backend>.tls.ca) is, relative to secrets.mountPath: the one path that
+secretSources mounts it at and the tls block's caFile reads. The argument is the backend's name.
+*/}}
+{{- define "profile-store.caPath" -}}
+{{ . }}-ca/ca.crt
+{{- end }}
+
+{{/*
 Secrets are referenced, never rendered: each one the values name is projected as a file under
 secrets.mountPath, and the configuration reads it there with ${file:...}. (dict "root" $ "migrate" bool): the
 owners' and superusers' logins (postgresMigration, cassandraMigration) go to the migrate Job alone, never to a
-serving pod or a CronJob. Every pod mounts each backend's CA (config.<backend>.tls.ca) as <backend>-ca/ca.crt.
+serving pod or a CronJob. Every pod mounts each backend's CA (config.<backend>.tls.ca) at profile-store.caPath.
 */}}
 {{- define "profile-store.secretSources" -}}
 {{- $s := .root.Values.secrets }}
@@ -152,7 +160,7 @@ serving pod or a CronJob. Every pod mounts each backend's CA (config.<backend>.t
     name: {{ .secretName }}
     items:
       - key: {{ .key }}
-        path: {{ $backend }}-ca/ca.crt
+        path: {{ include "profile-store.caPath" $backend }}
 {{- end }}
 {{- end }}
 {{- end }}
