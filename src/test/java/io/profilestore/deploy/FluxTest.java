@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.deploy.Charts.Values;
 import io.profilestore.deploy.NetworkPolicies.Pod;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -221,10 +222,10 @@ class FluxTest {
         assertThat(secrets.path("cassandra").path("name").asText()).isNotEqualTo(name(k8ssandra) + "-superuser");
         assertThat(secrets.path("cassandraMigration").path("name").asText()).isEqualTo(name(k8ssandra) + "-superuser");
         // TLS to each, checked against the CA of the certificate the instance serves: cert-manager's Secrets for
-        // Cassandra and RabbitMQ, ECK's and CloudNativePG's own CAs
+        // Cassandra, Elasticsearch and RabbitMQ (their ca.crt), CloudNativePG's own CA
         var cas = Map.of(
                 "cassandra", k8ssandra.path("spec").path("cassandra").path("clientEncryptionStores").path("truststoreSecretRef").path("name").asText(),
-                "elasticsearch", name(es) + "-es-http-certs-public",
+                "elasticsearch", es.path("spec").path("http").path("tls").path("certificate").path("secretName").asText(),
                 "postgres", name(pg) + "-ca",
                 "rabbitmq", mq.path("spec").path("tls").path("secretName").asText());
         cas.forEach((backend, secret) -> {
@@ -478,10 +479,11 @@ class FluxTest {
     /**
      * Each backing service serves TLS only, with a certificate the app can check: Cassandra's client encryption on
      * and not optional, with the key stores cert-manager makes; RabbitMQ's non-TLS listeners off, with
-     * cert-manager's certificate for its Service's name; Elasticsearch's HTTP certificate of ECK's own CA (not
-     * disabled); PostgreSQL refusing connections without TLS. cert-manager's certificates come from a CA Issuer of
-     * their own each (a self-signed CA that signs that one certificate), so that trusting one service's CA never
-     * means trusting another's certificate.
+     * cert-manager's certificate for its Service's name; Elasticsearch's HTTPS with cert-manager's certificate for
+     * the name the app connects to (not ECK's own CA, which ECK renews yearly); PostgreSQL refusing connections
+     * without TLS. cert-manager's certificates come from a CA Issuer of their own each (a self-signed CA that signs
+     * that one certificate), so that trusting one service's CA never means trusting another's certificate; the CAs
+     * live ten years, so the leaves' renewals do not change what the app trusts.
      */
     @ParameterizedTest
     @ValueSource(strings = {"staging", "production"})
@@ -493,6 +495,7 @@ class FluxTest {
             var issuer = Charts.named(docs, spec.path("issuerRef").path("kind").asText("Issuer"), spec.path("issuerRef").path("name").asText());
             if (spec.path("isCA").asBoolean()) {
                 assertThat(issuer.path("spec").has("selfSigned")).as("%s is a root", name(certificate)).isTrue();
+                assertThat(hours(spec.path("duration").asText())).as("%s lives ten years", name(certificate)).isGreaterThanOrEqualTo(87_600);
                 continue;
             }
             // a CA Issuer whose CA is a Certificate here, and which signs nothing else
@@ -536,9 +539,18 @@ class FluxTest {
         assertThat(leaves.get(tls.path("secretName").asText()).path("dnsNames")).extracting(JsonNode::asText)
                 .as("the name the app connects to").contains(name(mq));
 
-        var es = Charts.ofKind(docs, "Elasticsearch").get(0).path("spec").path("http").path("tls");
-        assertThat(es.path("selfSignedCertificate").path("disabled").asBoolean(false)).as("Elasticsearch: HTTPS").isFalse();
-        assertThat(es.has("certificate")).as("ECK's own CA, in <name>-es-http-certs-public").isFalse();
+        var es = Charts.ofKind(docs, "Elasticsearch").get(0);
+        var esTls = es.path("spec").path("http").path("tls");
+        assertThat(esTls.path("selfSignedCertificate").path("disabled").asBoolean(false)).as("Elasticsearch: HTTPS").isFalse();
+        // ECK serves the Secret's tls.crt and tls.key (ECK v3.1.0 TLSOptions.Certificate): cert-manager's, for the
+        // name in the app's URL
+        var esSecret = esTls.path("certificate").path("secretName").asText();
+        assertThat(leaves).as("Elasticsearch: cert-manager's certificate").containsKey(esSecret);
+        var esHost = URI.create(Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING)
+                .path("config").path("elasticsearch").path("hosts").get(0).asText()).getHost();
+        assertThat(esHost).isEqualTo(name(es) + "-es-http");
+        assertThat(leaves.get(esSecret).path("dnsNames")).extracting(JsonNode::asText)
+                .as("the name the app connects to").contains(esHost, esHost + "." + es.path("metadata").path("namespace").asText() + ".svc");
 
         var hba = new ArrayList<String>();
         Charts.ofKind(docs, "Cluster").get(0).path("spec").path("postgresql").path("pg_hba").forEach(r -> hba.add(r.asText()));
@@ -613,6 +625,13 @@ class FluxTest {
             }
         }
         return smallest;
+    }
+
+    /** A cert-manager duration in whole hours (87600h). */
+    private static long hours(String duration) {
+        var matcher = Pattern.compile("(\\d+)h").matcher(duration);
+        assertThat(matcher.matches()).as("a duration in hours: %s", duration).isTrue();
+        return Long.parseLong(matcher.group(1));
     }
 
     /** A Kubernetes quantity (512Mi, 4Gi) or a PostgreSQL size (128MB, 1GB: units of 1024) in bytes. */
