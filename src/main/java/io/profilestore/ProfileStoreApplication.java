@@ -43,6 +43,7 @@ import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.IdempotentWriter;
 import io.profilestore.db.Outbox;
+import io.profilestore.db.OutboxNotifications;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.db.UserOperations;
@@ -191,7 +192,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new JsonExceptionMapper());
             jersey.register(new WebApplicationExceptionMapper());
             jersey.register(new UnexpectedExceptionMapper());
-            environment.lifecycle().manage(new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
+            var notifications = new OutboxNotifications(
+                    () -> config.getPostgres().connect(OutboxNotifications.APPLICATION_NAME));
+            environment.lifecycle().manage(new OutboxRelay(new Outbox(backends.postgres()), notifications,
+                    backends.rabbitmq(), json,
                     config.getIndexer().getRelayInterval().toJavaDuration(),
                     config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics()));
         }
