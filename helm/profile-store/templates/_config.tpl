@@ -132,10 +132,12 @@ elasticsearch:
   {{- end }}
   {{- end }}
   {{- include "profile-store.tls" (dict "tls" $c.elasticsearch.tls "backend" "elasticsearch" "secrets" $secrets) | nindent 2 }}
-  # laid over the settings of es-mappings/profiles.json when `migrate` creates the index
+  # laid over the settings of es-mappings/profiles.json when `migrate` creates the index; the refresh interval on
+  # the index in use too
   index:
     shards: {{ $c.elasticsearch.index.shards }}
     replicas: {{ $c.elasticsearch.index.replicas }}
+    refreshInterval: {{ $c.elasticsearch.index.refreshInterval }}
 
 postgres:
   url: {{ $c.postgres.url | quote }}

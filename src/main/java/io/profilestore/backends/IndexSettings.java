@@ -1,8 +1,13 @@
 package io.profilestore.backends;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The per-environment part of the index settings; everything else (analysis, mappings) comes from
@@ -17,6 +22,17 @@ public class IndexSettings {
     @Min(0)
     @Max(5)
     private int replicas = 0;
+
+    /**
+     * How often Elasticsearch makes what was indexed searchable ({@code index.refresh_interval}): what a change waits,
+     * at most, between being indexed and being found. Every refresh that follows writes makes a segment, which merges
+     * then fold into larger ones: a shorter interval costs indexing throughput (README, "How the index follows
+     * Cassandra"). Set by {@code migrate} on a new index and on the index in use.
+     */
+    @NotNull
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 60, unit = TimeUnit.SECONDS)
+    private Duration refreshInterval = Duration.milliseconds(500);
 
     @JsonProperty
     public int getShards() {
@@ -36,5 +52,20 @@ public class IndexSettings {
     @JsonProperty
     public void setReplicas(int replicas) {
         this.replicas = replicas;
+    }
+
+    @JsonProperty
+    public Duration getRefreshInterval() {
+        return refreshInterval;
+    }
+
+    @JsonProperty
+    public void setRefreshInterval(Duration refreshInterval) {
+        this.refreshInterval = refreshInterval;
+    }
+
+    /** The refresh interval as Elasticsearch writes it ({@code 500ms}). */
+    public String refreshIntervalSetting() {
+        return refreshInterval.toMilliseconds() + "ms";
     }
 }

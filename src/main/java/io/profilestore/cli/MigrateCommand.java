@@ -73,6 +73,10 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
                     + "build a new generation with this mapping";
             case UNCHANGED -> "up to date";
         });
+        if (es.refreshIntervalChange() != null) {
+            out.printf("elasticsearch: refresh interval %s (elasticsearch.index.refreshInterval)%n",
+                    es.refreshIntervalChange());
+        }
         out.printf("rabbitmq: exchange %s, queue %s, dead letters in %s%n", EventTopology.EXCHANGE,
                 EventTopology.QUEUE, EventTopology.DEAD_QUEUE);
     }

@@ -31,10 +31,18 @@ public final class ElasticsearchSchema {
 
     public enum Outcome { CREATED, ALIAS_ADDED, MAPPING_EXTENDED, MAPPING_DIFFERS, UNCHANGED }
 
-    /** @param refusal why Elasticsearch would not take the file's mapping in place (MAPPING_DIFFERS), else null */
-    public record Result(String alias, String index, Outcome outcome, String refusal) {
+    /**
+     * @param refusal why Elasticsearch would not take the file's mapping in place (MAPPING_DIFFERS), else null
+     * @param refreshIntervalChange how migrate changed the refresh interval of the index in use to the configured one
+     *     ({@code 1s -> 500ms}), else null
+     */
+    public record Result(String alias, String index, Outcome outcome, String refusal, String refreshIntervalChange) {
         public Result(String alias, String index, Outcome outcome) {
-            this(alias, index, outcome, null);
+            this(alias, index, outcome, null, null);
+        }
+
+        Result withRefreshIntervalChange(String change) {
+            return new Result(alias, index, outcome, refusal, change);
         }
     }
 
@@ -58,28 +66,68 @@ public final class ElasticsearchSchema {
         String index = indexName(alias, 1);
         if (client.indices().existsAlias(a -> a.name(alias)).value()) {
             var targets = String.join(",", client.indices().getAlias(a -> a.name(alias)).aliases().keySet());
-            try {
-                boolean extended = extendMapping(client, alias);
-                // a generation a reindex is building (maybe by an older build) must not lose the new fields either
-                if (client.indices().existsAlias(a -> a.name(nextAlias(alias))).value()) {
-                    extended |= extendMapping(client, nextAlias(alias));
-                }
-                return new Result(alias, targets, extended ? Outcome.MAPPING_EXTENDED : Outcome.UNCHANGED);
-            } catch (ElasticsearchException refused) {
-                if (refused.status() != 400) {
-                    throw refused;
-                }
-                // a change Elasticsearch cannot make in place: the service still runs on the index as it is (an
-                // upgrade must not fail on it), and a reindex into a new generation brings the new mapping
-                return new Result(alias, targets, Outcome.MAPPING_DIFFERS, refused.error().reason());
+            String refreshChange = setRefreshInterval(client, alias, settings);
+            if (client.indices().existsAlias(a -> a.name(nextAlias(alias))).value()) {
+                setRefreshInterval(client, nextAlias(alias), settings);
             }
+            return migrateMapping(client, alias, targets).withRefreshIntervalChange(refreshChange);
         }
         if (client.indices().exists(e -> e.index(index)).value()) {
             client.indices().updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias).isWriteIndex(true))));
-            return new Result(alias, index, Outcome.ALIAS_ADDED);
+            return new Result(alias, index, Outcome.ALIAS_ADDED)
+                    .withRefreshIntervalChange(setRefreshInterval(client, alias, settings));
         }
         client.indices().create(createRequest(index, alias, settings));
         return new Result(alias, index, Outcome.CREATED);
+    }
+
+    /** Lays the file's mappings over the index in use and the next generation, if a reindex is building one. */
+    private static Result migrateMapping(ElasticsearchClient client, String alias, String targets) throws IOException {
+        try {
+            boolean extended = extendMapping(client, alias);
+            // a generation a reindex is building (maybe by an older build) must not lose the new fields either
+            if (client.indices().existsAlias(a -> a.name(nextAlias(alias))).value()) {
+                extended |= extendMapping(client, nextAlias(alias));
+            }
+            return new Result(alias, targets, extended ? Outcome.MAPPING_EXTENDED : Outcome.UNCHANGED);
+        } catch (ElasticsearchException refused) {
+            if (refused.status() != 400) {
+                throw refused;
+            }
+            // a change Elasticsearch cannot make in place: the service still runs on the index as it is (an
+            // upgrade must not fail on it), and a reindex into a new generation brings the new mapping
+            return new Result(alias, targets, Outcome.MAPPING_DIFFERS, refused.error().reason(), null);
+        }
+    }
+
+    /**
+     * Gives the indices behind {@code alias} the configured refresh interval (a dynamic setting: no reindex, no
+     * pause), when one differs. Returns the change ({@code 1s -> 500ms}), or null when they all had it already.
+     */
+    private static String setRefreshInterval(ElasticsearchClient client, String alias, ElasticsearchFactory settings)
+            throws IOException {
+        String wanted = settings.getIndex().refreshIntervalSetting();
+        String before = null;
+        var current = client.indices().getSettings(s -> s.index(alias).name("index.refresh_interval").includeDefaults(true));
+        for (var entry : current.settings().entrySet()) {
+            var index = entry.getValue();
+            String now = refreshInterval(index.settings()).orElseGet(() -> refreshInterval(index.defaults()).orElse("1s"));
+            if (!now.equals(wanted)) {
+                before = before == null ? now : before;
+                client.indices().putSettings(p -> p.index(entry.getKey()).settings(s -> s.refreshInterval(t -> t.time(wanted))));
+            }
+        }
+        return before == null ? null : before + " -> " + wanted;
+    }
+
+    private static java.util.Optional<String> refreshInterval(co.elastic.clients.elasticsearch.indices.IndexSettings settings) {
+        if (settings == null) {
+            return java.util.Optional.empty();
+        }
+        var inIndex = settings.index() == null ? null : settings.index().refreshInterval();
+        var time = inIndex != null ? inIndex : settings.refreshInterval();
+        return time == null ? java.util.Optional.empty()
+                : java.util.Optional.of(time.isTime() ? time.time() : String.valueOf(time.offset()));
     }
 
     /**
@@ -119,8 +167,8 @@ public final class ElasticsearchSchema {
     }
 
     /**
-     * The file's settings and mappings as they are, with the per-environment shard and replica counts of the
-     * configuration laid over them: one source of truth for the index, plus what differs between environments.
+     * The file's settings and mappings as they are, with the per-environment shard and replica counts and the
+     * refresh interval of the configuration laid over them: one source of truth for the index, plus what differs between environments.
      */
     public static CreateIndexRequest createRequest(String index, String alias, ElasticsearchFactory settings) {
         try {
@@ -128,6 +176,7 @@ public final class ElasticsearchSchema {
             var indexSettings = body.withObjectProperty("settings").withObjectProperty("index");
             indexSettings.put("number_of_shards", settings.getIndex().getShards());
             indexSettings.put("number_of_replicas", settings.getIndex().getReplicas());
+            indexSettings.put("refresh_interval", settings.getIndex().refreshIntervalSetting());
             body.remove("aliases");
             String withOverrides = JSON.writeValueAsString(body);
             return CreateIndexRequest.of(c -> c

@@ -46,7 +46,9 @@ class MigrateCommandTest {
     @AfterEach
     void cleanUp() throws Exception {
         try {
-            backends.cassandra().execute("DROP KEYSPACE IF EXISTS " + keyspace);
+            // a schema change waits for the node to agree, which on a busy machine takes longer than a request's 2 s
+            backends.cassandra().execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+                    .newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(java.time.Duration.ofSeconds(30)));
             backends.elasticsearch().indices().delete(d -> d.index(ElasticsearchSchema.indexName(alias, 1)).ignoreUnavailable(true));
         } finally {
             backends.close();
@@ -121,6 +123,29 @@ class MigrateCommandTest {
         assertThat(report.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.MAPPING_DIFFERS);
         assertThat(report.elasticsearch().refusal()).contains("version");
         assertThat(report(report)).contains("WARNING the mapping of this build differs").contains("run `reindex`");
+    }
+
+    @Test
+    void theRefreshIntervalIsTheConfigurationsOnANewIndexAndOnTheIndexInUse() throws Exception {
+        String index = ElasticsearchSchema.indexName(alias, 1);
+        MigrateCommand.migrate(config, backends);
+        assertThat(refreshInterval(index)).as("the default, not Elasticsearch's 1s").isEqualTo("500ms");
+
+        // an index made before the setting, or with another value: migrate changes it in place
+        config.getElasticsearch().getIndex().setRefreshInterval(io.dropwizard.util.Duration.seconds(2));
+        var changed = MigrateCommand.migrate(config, backends);
+        assertThat(refreshInterval(index)).isEqualTo("2000ms");
+        assertThat(changed.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
+        assertThat(report(changed)).contains("elasticsearch: refresh interval 500ms -> 2000ms");
+
+        var again = MigrateCommand.migrate(config, backends);
+        assertThat(again.elasticsearch().refreshIntervalChange()).isNull();
+        assertThat(report(again)).doesNotContain("refresh interval");
+    }
+
+    private String refreshInterval(String index) throws Exception {
+        return backends.elasticsearch().indices().getSettings(GetIndicesSettingsRequest.of(s -> s.index(index)))
+                .get(index).settings().index().refreshInterval().time();
     }
 
     private boolean asWrittenMapped(String index) throws Exception {
