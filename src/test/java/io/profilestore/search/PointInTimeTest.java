@@ -11,8 +11,15 @@ import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -20,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Searches hold no state in Elasticsearch between pages: a flood of first pages (one-letter searches, say) leaves
- * no points in time open, and paging stays stable without one (search_after on a total order).
+ * Searches hold no state in Elasticsearch between pages: a first page is one search request and opens no point in
+ * time (the node's counters say so), a flood of first pages (one-letter searches, say) leaves no search context
+ * open, and paging stays stable without one (search_after on a total order: score, name, pid).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class PointInTimeTest {
@@ -38,6 +46,116 @@ class PointInTimeTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The REST requests Elasticsearch has served since it started, by action ({@code search_action},
+     * {@code open_point_in_time_action}...), summed over its nodes: {@code _nodes/usage}.
+     */
+    static Map<String, Long> requests() {
+        try {
+            var request = HttpRequest.newBuilder(URI.create(TestStack.endpoints().elasticsearchUrl() + "/_nodes/usage"))
+                    .GET().build();
+            var usage = JSON.readTree(HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body());
+            var counts = new java.util.TreeMap<String, Long>();
+            for (var node : usage.path("nodes")) {
+                node.path("rest_actions").fields().forEachRemaining(e -> counts.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+            }
+            return counts;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long delta(Map<String, Long> before, Map<String, Long> after, String action) {
+        return after.getOrDefault(action, 0L) - before.getOrDefault(action, 0L);
+    }
+
+    /** Requests of every action about points in time (open, close) between the two counts. */
+    private static long pointInTimeRequests(Map<String, Long> before, Map<String, Long> after) {
+        return after.keySet().stream().filter(action -> action.contains("point_in_time"))
+                .mapToLong(action -> delta(before, after, action)).sum();
+    }
+
+    @Test
+    void aFirstPageIsOneSearchOfTheIndexAndOpensNoPointInTime() {
+        var api = new Api(APP.getLocalPort());
+        var search = new SearchApi(api);
+        String phone = SearchApi.uniquePhone();
+        UUID last = null;
+        for (int i = 0; i < 3; i++) {
+            last = api.create("{\"surname\": \"Точкина\", \"phones\": [\"" + phone + "\"]}").pid();
+        }
+        SearchApi.awaitIndexed(last, 1, Duration.ofSeconds(15));
+        var before = requests();
+
+        for (int i = 0; i < 10; i++) {
+            // one page of all three, and a first page of one with a next
+            assertThat(search.search(Map.of("phone", phone, "limit", "5")).json().path("items")).hasSize(3);
+            assertThat(search.search(Map.of("phone", phone, "limit", "1")).json().path("nextCursor").asText()).isNotEmpty();
+        }
+
+        var after = requests();
+        assertThat(delta(before, after, "search_action")).as("one search request per page: %s -> %s", before, after)
+                .isEqualTo(20);
+        assertThat(pointInTimeRequests(before, after)).as("points in time opened or closed: %s -> %s", before, after)
+                .isZero();
+
+        // and the count would see one: a point in time opened and closed by hand shows
+        var client = TestStack.backends().elasticsearch();
+        try {
+            String pit = client.openPointInTime(p -> p.index(TestStack.configuration().getElasticsearch().getIndexAlias())
+                    .keepAlive(t -> t.time("10s"))).id();
+            client.closePointInTime(c -> c.id(pit));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(pointInTimeRequests(after, requests())).isEqualTo(2);
+    }
+
+    /**
+     * Hits of different scores (a whole surname scores above a longer one it begins, the name as typed above a
+     * transliteration), paged two at a time: the pages together are the one long page, in its order, each hit once.
+     */
+    @Test
+    void pagingThroughHitsOfDifferentScoresMeetsEachOnceInTheOrderOfOnePage() {
+        var api = new Api(APP.getLocalPort());
+        var search = new SearchApi(api);
+        String phone = SearchApi.uniquePhone();
+        var created = new ArrayList<UUID>();
+        for (String surname : List.of("Точкин", "Точкина", "Tochkin", "Точкинский", "Точкин", "Tochkina", "Точкина")) {
+            created.add(api.create("{\"surname\": \"" + surname + "\", \"phones\": [\"" + phone + "\"]}").pid());
+        }
+        created.forEach(pid -> SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15)));
+        String q = "точкин " + phone;
+
+        var whole = search.search(Map.of("q", q, "limit", "100"));
+        assertThat(whole.status()).as(whole.body()).isEqualTo(200);
+        var order = new ArrayList<UUID>();
+        whole.json().path("items").forEach(item -> order.add(UUID.fromString(item.path("pid").asText())));
+        assertThat(order).containsExactlyInAnyOrderElementsOf(created);
+
+        var paged = new ArrayList<UUID>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            var parameters = new java.util.HashMap<>(Map.of("q", q, "limit", "2"));
+            if (cursor != null) {
+                parameters.put("cursor", cursor);
+            }
+            var page = search.search(parameters);
+            assertThat(page.status()).as(page.body()).isEqualTo(200);
+            page.json().path("items").forEach(item -> paged.add(UUID.fromString(item.path("pid").asText())));
+            cursor = page.json().path("nextCursor").asText(null);
+            pages++;
+        } while (cursor != null && pages < 10);
+        assertThat(pages).isEqualTo(4);
+        assertThat(paged).doesNotHaveDuplicates().containsExactlyElementsOf(order);
     }
 
     @Test
