@@ -127,26 +127,11 @@ public class OutboxRelay implements Managed {
      * notification. When the session is lost, the polls carry on alone until it is back.
      */
     private void listen() {
-        try {
-            listenUntilStopped();
-        } finally {
-            // a session opened while stop() was closing the last one ends here
-            listening.set(false);
-            notifications.close();
-        }
-    }
-
-    private void listenUntilStopped() {
         long delay = reconnectDelay.toMillis();
-        boolean lost = false;
         while (running) {
             try {
                 notifications.listen();
                 listening.set(true);
-                if (lost) {
-                    LOG.info("listening for recorded changes again");
-                    lost = false;
-                }
                 delay = reconnectDelay.toMillis();
                 wake();
                 while (running) {
@@ -164,7 +149,6 @@ public class OutboxRelay implements Managed {
                     return;
                 }
                 listenerFailures.mark();
-                lost = true;
                 if (Duration.between(lastListenerFailureLogged, Instant.now()).toSeconds() >= 30) {
                     lastListenerFailureLogged = Instant.now();
                     // the class and SQLState only: a server's message may quote what it was given
@@ -181,6 +165,7 @@ public class OutboxRelay implements Managed {
                 delay = Math.min(delay * 2, MAX_RECONNECT_DELAY.toMillis());
             }
         }
+        listening.set(false);
     }
 
     /** Drains soon on the relay's thread; wakes that come while one waits are one. */
