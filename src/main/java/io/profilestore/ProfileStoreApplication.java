@@ -43,7 +43,6 @@ import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.IdempotentWriter;
 import io.profilestore.db.Outbox;
-import io.profilestore.db.OutboxNotifications;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.db.UserOperations;
@@ -192,10 +191,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new JsonExceptionMapper());
             jersey.register(new WebApplicationExceptionMapper());
             jersey.register(new UnexpectedExceptionMapper());
-            var notifications = new OutboxNotifications(
-                    () -> config.getPostgres().connect(OutboxNotifications.APPLICATION_NAME));
-            environment.lifecycle().manage(new OutboxRelay(new Outbox(backends.postgres()), notifications,
-                    backends.rabbitmq(), json,
+            environment.lifecycle().manage(new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
                     config.getIndexer().getRelayInterval().toJavaDuration(),
                     config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics()));
         }

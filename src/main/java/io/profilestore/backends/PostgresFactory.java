@@ -13,10 +13,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.util.Properties;
 
 /** The PostgreSQL that holds the lock table and the outbox, reached through a HikariCP pool. */
 public class PostgresFactory {
@@ -118,22 +114,6 @@ public class PostgresFactory {
     /** A pool like the service's, as the owner when there is one: for maintenance beyond the service's grants. */
     public HikariDataSource buildAsOwner(MetricRegistry metrics, String poolName) {
         return new HikariDataSource(asOwner(hikari(poolName, metrics)));
-    }
-
-    /**
-     * One connection of its own, outside every pool, with the pool's address, role, TLS and timeouts: for a session
-     * that is held open all along (the relay's LISTEN), named {@code applicationName} in {@code pg_stat_activity}.
-     * It counts against max_connections like a pool's (README, Connection budget). The socket timeout is the
-     * pool's; whoever waits on it longer sets its own.
-     */
-    public Connection connect(String applicationName) throws SQLException {
-        var config = hikari(applicationName, null);
-        var properties = new Properties();
-        properties.putAll(config.getDataSourceProperties());
-        properties.setProperty("ApplicationName", applicationName);
-        properties.setProperty("user", user);
-        properties.setProperty("password", password);
-        return DriverManager.getConnection(url, properties);
     }
 
     private HikariConfig asOwner(HikariConfig config) {

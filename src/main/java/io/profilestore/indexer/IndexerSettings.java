@@ -26,13 +26,9 @@ public class IndexerSettings {
     @NotNull
     private Duration linger = Duration.milliseconds(20);
 
-    /**
-     * How often the relay looks for recorded changes to publish besides the notifications that wake it: the bound on
-     * a change's wait when no notification came (the relay's listening session was lost, a change announced again
-     * for later).
-     */
+    /** How often the relay looks for recorded changes to publish. */
     @NotNull
-    private Duration relayInterval = Duration.seconds(1);
+    private Duration relayInterval = Duration.milliseconds(100);
 
     /** How long published outbox rows are kept (for inspection) before they are deleted. */
     @NotNull

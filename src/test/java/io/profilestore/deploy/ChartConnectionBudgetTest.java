@@ -27,10 +27,7 @@ class ChartConnectionBudgetTest {
     /** The pool migrate opens as the tables' owner for Flyway, besides its own (PostgresFactory.buildForMigration). */
     static final int FLYWAY_POOL = 3;
 
-    /** The outbox relay's listening session, outside the pool, in every pod that serves the API (OutboxNotifications). */
-    static final int RELAY_LISTENER = 1;
-
-    /** One workload's share of the budget: {@code pool}, the connections of one pod. */
+    /** One workload's share of the budget. */
     record Share(String workload, int pool, int pods) {
         int connections() {
             return pool * pods;
@@ -53,14 +50,13 @@ class ChartConnectionBudgetTest {
         var values = Charts.values(Values.PRODUCTION);
         assertThat(values.path("postgres").path("maxConnections").asInt()).isEqualTo(200);
         var shares = shares(docs);
-        // 12 API pods at the autoscaler's maximum and one surging in a rollout, a pool of 10 and the relay's
-        // listening session each
-        assertThat(shares).contains(new Share("Deployment profile-store-api", 10 + RELAY_LISTENER, 13),
+        // 12 API pods at the autoscaler's maximum and one surging in a rollout, 10 connections each
+        assertThat(shares).contains(new Share("Deployment profile-store-api", 10, 13),
                 new Share("Deployment profile-store-indexer", 2, 3),
                 new Share("Job profile-store-migrate", 2 + FLYWAY_POOL, 1),
                 new Share("CronJob profile-store-reconcile", 3, 1),
                 new Share("CronJob profile-store-check-tables", 3, 1));
-        assertThat(total(shares)).isEqualTo(160).isLessThanOrEqualTo(limit(Values.PRODUCTION));
+        assertThat(total(shares)).isEqualTo(147).isLessThanOrEqualTo(limit(Values.PRODUCTION));
     }
 
     @Test
@@ -91,7 +87,7 @@ class ChartConnectionBudgetTest {
                 .hasMessageContaining("PostgreSQL connection budget exceeded")
                 .hasMessageContaining("api.replicas 12");
         var docs = Charts.parse(Charts.template(Values.DEFAULT, Map.of("api.autoscaling.enabled", false, "api.replicas", 3)));
-        assertThat(shares(docs)).contains(new Share("Deployment profile-store-api", 10 + RELAY_LISTENER, 4));
+        assertThat(shares(docs)).contains(new Share("Deployment profile-store-api", 10, 4));
     }
 
     @Test
@@ -138,7 +134,7 @@ class ChartConnectionBudgetTest {
 
     /**
      * Every workload of a rendering that connects to PostgreSQL, with its pool (the maxPoolSize of the ConfigMap it
-     * mounts, and the relay's listening session in an API pod) and the most pods it can have: a Deployment at its autoscaler's maximum (its replicas without one) and
+     * mounts) and the most pods it can have: a Deployment at its autoscaler's maximum (its replicas without one) and
      * the pods a rollout adds (maxSurge); a Job or a CronJob one pod at a time; migrate with Flyway's pool besides.
      */
     static List<Share> shares(List<JsonNode> docs) {
@@ -152,10 +148,7 @@ class ChartConnectionBudgetTest {
             var surge = deployment.path("spec").path("strategy").path("rollingUpdate").path("maxSurge");
             assertThat(surge.isInt()).as("%s maxSurge is a number of pods", name).isTrue();
             var pod = deployment.path("spec").path("template").path("spec");
-            // the API (the server command) runs the outbox relay, whose listening session is one connection more
-            boolean relay = pod.path("containers").get(0).path("args").toString().contains("\"server\"");
-            shares.add(new Share("Deployment " + name, pool(docs, pod) + (relay ? RELAY_LISTENER : 0),
-                    pods + surge.asInt()));
+            shares.add(new Share("Deployment " + name, pool(docs, pod), pods + surge.asInt()));
         }
         for (var job : Charts.ofKind(docs, "Job")) {
             var spec = job.path("spec");
