@@ -161,8 +161,12 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration(), environment.metrics());
             var documents = new Documents(json, settings.getMaxDocumentBytes());
+            var relay = new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
+                    config.getIndexer().getRelayInterval().toJavaDuration(),
+                    config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics());
+            // a change recorded and written here is relayed at once by this pod's relay, not at its next poll
             var changes = new ChangeRunner(dao, locks, audit, settings.getUnknownOutcomeRechecks().stream()
-                    .map(io.dropwizard.util.Duration::toJavaDuration).toList(), writePathProbe());
+                    .map(io.dropwizard.util.Duration::toJavaDuration).toList(), writePathProbe(), relay::wake);
             var profiles = new ProfileService(dao, changes, documents, settings.getMaxBatchSize(),
                     config.getUsers().getMaxProfilesPerUser());
             var journal = new UserOperations(backends.postgres());
@@ -191,9 +195,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new JsonExceptionMapper());
             jersey.register(new WebApplicationExceptionMapper());
             jersey.register(new UnexpectedExceptionMapper());
-            environment.lifecycle().manage(new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
-                    config.getIndexer().getRelayInterval().toJavaDuration(),
-                    config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics()));
+            environment.lifecycle().manage(relay);
         }
         if (config.getRole() == ProfileStoreConfiguration.Role.INDEXER || config.getIndexer().isInProcess()) {
             var indexer = new Indexer(backends.rabbitmq(), new ProfileDocuments(dao, names, json), index, json,

@@ -30,14 +30,25 @@ public class ChangeRunner {
     private final AuditLog audit;
     private final List<java.time.Duration> unknownOutcomeRechecks;
     private final WritePathProbe probe;
+    private final Runnable changesRecorded;
 
     public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
             WritePathProbe probe) {
+        this(dao, locks, audit, unknownOutcomeRechecks, probe, () -> { });
+    }
+
+    /**
+     * {@code changesRecorded} is told when a change's outbox records are committed and its write has landed (the
+     * relay of this process, which then publishes them at once instead of at its next poll).
+     */
+    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
+            WritePathProbe probe, Runnable changesRecorded) {
         this.dao = dao;
         this.locks = locks;
         this.audit = audit;
         this.unknownOutcomeRechecks = List.copyOf(unknownOutcomeRechecks);
         this.probe = probe;
+        this.changesRecorded = changesRecorded;
     }
 
     public EntityLocks locks() {
@@ -63,6 +74,8 @@ public class ChangeRunner {
             // indexed the row as it was: it is told again, to read what stands now
             if (!locks.recordAgain(change.records)) {
                 LOG.warn("a write that outlasted its lease could not be recorded again; reconcile repairs its index");
+            } else {
+                changesRecorded.run();
             }
         }
         if (change.written && lost(change, released)) {
@@ -159,6 +172,9 @@ public class ChangeRunner {
             }
             written = true;
             heldWhileWriting = System.nanoTime() - renewed < locks.lease().toNanos();
+            // after the write, not after the record's commit: an event that reached the indexer before its write
+            // would be held there until the write landed
+            changesRecorded.run();
             probe.written(lease);
         }
     }

@@ -14,8 +14,10 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +39,8 @@ public class OutboxRelay implements Managed {
     private final Meter published;
     private final Meter failures;
     private final AtomicReference<Outbox.Backlog> backlog = new AtomicReference<>(new Outbox.Backlog(0, null));
-    private ScheduledExecutorService scheduler;
+    private volatile ScheduledExecutorService scheduler;
+    private final AtomicBoolean wakeQueued = new AtomicBoolean();
     private Channel channel;
     private Instant lastFailureLogged = Instant.EPOCH;
 
@@ -64,9 +67,28 @@ public class OutboxRelay implements Managed {
             thread.setDaemon(true);
             return thread;
         });
-        // a poll of an indexed, usually empty set: cheap, and it bounds the lag a change waits here
+        // the fallback: changes of this process wake it (wake()); a poll of an indexed, usually empty set finds the
+        // others' (the CronJobs') and those announced again for later
         scheduler.scheduleWithFixedDelay(this::drain, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::housekeeping, 1, 5, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Relays what is in the outbox now rather than at the next poll: a change was just recorded. Wakes queued while
+     * a drain is waiting to start count once; one that comes while a drain runs starts another after it.
+     */
+    public void wake() {
+        var current = scheduler;
+        if (current != null && wakeQueued.compareAndSet(false, true)) {
+            try {
+                current.execute(() -> {
+                    wakeQueued.set(false);
+                    drain();
+                });
+            } catch (RejectedExecutionException stopping) {
+                wakeQueued.set(false);
+            }
+        }
     }
 
     @Override

@@ -26,9 +26,9 @@ public class IndexerSettings {
     @NotNull
     private Duration linger = Duration.milliseconds(20);
 
-    /** How often the relay looks for recorded changes to publish. */
+    /** How often the relay looks for recorded changes to publish besides being woken by the changes of its process. */
     @NotNull
-    private Duration relayInterval = Duration.milliseconds(100);
+    private Duration relayInterval = Duration.seconds(1);
 
     /** How long published outbox rows are kept (for inspection) before they are deleted. */
     @NotNull
