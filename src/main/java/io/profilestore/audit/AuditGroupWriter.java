@@ -86,6 +86,11 @@ public final class AuditGroupWriter implements Managed {
         fail(left, new IllegalStateException("the service is stopping"));
     }
 
+    /** Whether records are still taken (false once stopping). */
+    boolean accepting() {
+        return accepting;
+    }
+
     /**
      * Queues a look-up's record and returns once its group is committed.
      *

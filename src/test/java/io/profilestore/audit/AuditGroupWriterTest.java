@@ -17,12 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,12 +96,9 @@ class AuditGroupWriterTest {
         });
     }
 
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waited 20 s for: %s", what).isLessThan(end);
-            Thread.sleep(10);
-        }
+    static void await(String what, BooleanSupplier condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10))
+                .until(condition::getAsBoolean);
     }
 
     long queued() {
@@ -159,20 +158,20 @@ class AuditGroupWriterTest {
 
     @Test
     void aLookUpReturnsOnlyOnceItsRecordIsCommitted() throws Exception {
-        // PostgreSQL's commits, held back half a second each: the record is visible to others only after that
-        long commitDelay = 500;
-        var writer = started(withSlowCommits(TestStack.backends().postgres(), commitDelay), 10, Duration.ofSeconds(10),
-                Duration.ZERO);
+        // the writer's commit held until released: its INSERT is sent, the record not yet visible to others
+        var committing = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var writer = started(withHeldCommits(TestStack.backends().postgres(), committing, release), 10,
+                Duration.ofSeconds(10), Duration.ZERO);
 
-        long start = System.nanoTime();
-        var lookUp = lookUp(writer, "slow-commit");
-        Thread.sleep(commitDelay / 2);
+        var lookUp = lookUp(writer, "held-commit");
+        assertThat(committing.await(20, TimeUnit.SECONDS)).as("the writer reached its commit").isTrue();
         assertThat(lookUp).as("answered before its commit").isNotDone();
         assertThat(recorded()).isEmpty();
+        release.countDown();
         lookUp.get(30, TimeUnit.SECONDS);
 
-        assertThat(recorded()).as("visible from another connection once record returned").containsEntry("slow-commit", 1);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(commitDelay));
+        assertThat(recorded()).as("visible from another connection once record returned").containsEntry("held-commit", 1);
     }
 
     @Test
@@ -214,7 +213,7 @@ class AuditGroupWriterTest {
                 writer.stop();
                 return null;
             });
-            Thread.sleep(200);
+            await("the writer to stop taking records", () -> !writer.accepting());
             assertThatThrownBy(() -> writer.record(entry("too-late"))).isInstanceOf(AuditUnavailableException.class)
                     .hasRootCauseMessage("the service is stopping");
             held.rollback();
@@ -271,8 +270,8 @@ class AuditGroupWriterTest {
         assertThat(recorded.values()).as("no record twice").containsOnly(1);
     }
 
-    /** The data source, whose connections' commits are held back this long before they are sent. */
-    static DataSource withSlowCommits(DataSource dataSource, long delayMillis) {
+    /** The data source, whose connections' commits say they are reached and wait for {@code release} (30 s at most). */
+    static DataSource withHeldCommits(DataSource dataSource, CountDownLatch reached, CountDownLatch release) {
         return (DataSource) Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
                 new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     Object result = invoke(dataSource, method, args);
@@ -283,7 +282,10 @@ class AuditGroupWriterTest {
                     return Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
                             new Class<?>[] {Connection.class}, (p, m, a) -> {
                                 if (m.getName().equals("commit")) {
-                                    Thread.sleep(delayMillis);
+                                    reached.countDown();
+                                    if (!release.await(30, TimeUnit.SECONDS)) {
+                                        throw new SQLException("the test never released the commit");
+                                    }
                                 }
                                 return invoke(connection, m, a);
                             });
