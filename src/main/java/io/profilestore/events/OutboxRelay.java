@@ -1,6 +1,7 @@
 package io.profilestore.events;
 
 import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +31,8 @@ public class OutboxRelay implements Managed {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
     private static final int BATCH = 500;
+    /** Changes published by one drain of the outbox (one per wake or poll that found any). */
+    public static final String DRAINED = "events.relay.drained";
 
     private final Outbox outbox;
     private final Connection rabbitmq;
@@ -37,6 +40,7 @@ public class OutboxRelay implements Managed {
     private final Duration pollInterval;
     private final Duration retention;
     private final Meter published;
+    private final Histogram drained;
     private final Meter failures;
     private final AtomicReference<Outbox.Backlog> backlog = new AtomicReference<>(new Outbox.Backlog(0, null));
     private volatile ScheduledExecutorService scheduler;
@@ -52,6 +56,7 @@ public class OutboxRelay implements Managed {
         this.pollInterval = pollInterval;
         this.retention = retention;
         this.published = metrics.meter("events.relay.published");
+        this.drained = metrics.histogram(DRAINED);
         this.failures = metrics.meter("events.relay.failures");
         metrics.register("events.outbox.backlog", (Gauge<Long>) () -> backlog.get().count());
         metrics.register("events.outbox.oldest-age-seconds", (Gauge<Long>) () -> {
@@ -100,11 +105,13 @@ public class OutboxRelay implements Managed {
 
     /** Publishes until the outbox is empty or something fails (then the next poll tries again). */
     void drain() {
+        int total = 0;
         try {
             int sent;
             do {
                 sent = outbox.relay(BATCH, this::publish);
                 published.mark(sent);
+                total += sent;
             } while (sent == BATCH);
         } catch (Exception e) {
             failures.mark();
@@ -112,6 +119,10 @@ public class OutboxRelay implements Managed {
             if (Duration.between(lastFailureLogged, Instant.now()).toSeconds() >= 30) {
                 lastFailureLogged = Instant.now();
                 LOG.warn("relaying changes failed; they wait in the outbox and are retried: {}", e.toString());
+            }
+        } finally {
+            if (total > 0) {
+                drained.update(total);
             }
         }
     }
