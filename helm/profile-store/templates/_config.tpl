@@ -78,6 +78,7 @@ indexer:
   batchSize: {{ $c.indexer.batchSize }}
   linger: {{ $c.indexer.linger }}
   relayInterval: {{ $c.indexer.relayInterval }}
+  relayLinger: {{ $c.indexer.relayLinger }}
   outboxRetention: {{ $c.indexer.outboxRetention }}
 
 cassandra:

@@ -163,6 +163,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var documents = new Documents(json, settings.getMaxDocumentBytes());
             var relay = new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
                     config.getIndexer().getRelayInterval().toJavaDuration(),
+                    config.getIndexer().getRelayLinger().toJavaDuration(),
                     config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics());
             // a change recorded and written here is relayed at once by this pod's relay, not at its next poll
             var changes = new ChangeRunner(dao, locks, audit, settings.getUnknownOutcomeRechecks().stream()

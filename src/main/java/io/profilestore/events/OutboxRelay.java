@@ -38,6 +38,7 @@ public class OutboxRelay implements Managed {
     private final Connection rabbitmq;
     private final ObjectMapper json;
     private final Duration pollInterval;
+    private final Duration wakeLinger;
     private final Duration retention;
     private final Meter published;
     private final Histogram drained;
@@ -48,12 +49,17 @@ public class OutboxRelay implements Managed {
     private Channel channel;
     private Instant lastFailureLogged = Instant.EPOCH;
 
-    public OutboxRelay(Outbox outbox, Connection rabbitmq, ObjectMapper json, Duration pollInterval, Duration retention,
-            MetricRegistry metrics) {
+    /**
+     * {@code wakeLinger}: how long a wake waits before it drains, so that the changes made meanwhile go with it
+     * (one transaction and one confirm for the lot instead of one each).
+     */
+    public OutboxRelay(Outbox outbox, Connection rabbitmq, ObjectMapper json, Duration pollInterval, Duration wakeLinger,
+            Duration retention, MetricRegistry metrics) {
         this.outbox = outbox;
         this.rabbitmq = rabbitmq;
         this.json = json;
         this.pollInterval = pollInterval;
+        this.wakeLinger = wakeLinger;
         this.retention = retention;
         this.published = metrics.meter("events.relay.published");
         this.drained = metrics.histogram(DRAINED);
@@ -79,17 +85,17 @@ public class OutboxRelay implements Managed {
     }
 
     /**
-     * Relays what is in the outbox now rather than at the next poll: a change was just recorded. Wakes queued while
-     * a drain is waiting to start count once; one that comes while a drain runs starts another after it.
+     * Relays what is in the outbox after the wake's linger rather than at the next poll: a change was just
+     * recorded. Wakes that come while one lingers count once; one that comes while a drain runs lingers anew.
      */
     public void wake() {
         var current = scheduler;
         if (current != null && wakeQueued.compareAndSet(false, true)) {
             try {
-                current.execute(() -> {
+                current.schedule(() -> {
                     wakeQueued.set(false);
                     drain();
-                });
+                }, wakeLinger.toNanos(), TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException stopping) {
                 wakeQueued.set(false);
             }

@@ -2,9 +2,11 @@ package io.profilestore.indexer;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
 
 /** The indexer: where it runs and how it batches. */
 public class IndexerSettings {
@@ -29,6 +31,14 @@ public class IndexerSettings {
     /** How often the relay looks for recorded changes to publish besides being woken by the changes of its process. */
     @NotNull
     private Duration relayInterval = Duration.seconds(1);
+
+    /**
+     * How long the relay, woken by a change of its process, waits before it publishes, so that the changes made
+     * meanwhile go in the same transaction and confirm: a little index lag for far fewer round trips at high rates.
+     */
+    @NotNull
+    @MaxDuration(value = 1, unit = TimeUnit.SECONDS)
+    private Duration relayLinger = Duration.milliseconds(25);
 
     /** How long published outbox rows are kept (for inspection) before they are deleted. */
     @NotNull
@@ -89,6 +99,16 @@ public class IndexerSettings {
     @JsonProperty
     public void setRelayInterval(Duration relayInterval) {
         this.relayInterval = relayInterval;
+    }
+
+    @JsonProperty
+    public Duration getRelayLinger() {
+        return relayLinger;
+    }
+
+    @JsonProperty
+    public void setRelayLinger(Duration relayLinger) {
+        this.relayLinger = relayLinger;
     }
 
     @JsonProperty
