@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +50,14 @@ public final class Bench {
      * run loaded are used again (the quick run loads its few every time, so that it measures the import too).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
-            String command) {
+            Set<String> only, String command) {
+
+        /** The groups of scenarios {@code --only} names (all run without it). */
+        static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "callers", "lag");
+
+        boolean runs(String group) {
+            return only.isEmpty() || only.contains(group);
+        }
 
         static Options parse(String[] args) {
             int profiles = 1_000_000;
@@ -59,6 +67,7 @@ public final class Bench {
             double scale = 1;
             Path out = Path.of("bench/results/" + LocalDate.now());
             boolean reuse = true;
+            Set<String> only = Set.of();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--profiles" -> profiles = Integer.parseInt(args[++i]);
@@ -67,6 +76,12 @@ public final class Bench {
                     case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(args[++i]));
                     case "--scale" -> scale = Double.parseDouble(args[++i]);
                     case "--out" -> out = Path.of(args[++i]);
+                    case "--only" -> {
+                        only = Set.of(args[++i].split(","));
+                        if (!GROUPS.containsAll(only)) {
+                            throw new IllegalArgumentException("--only takes some of " + new java.util.TreeSet<>(GROUPS));
+                        }
+                    }
                     case "--quick" -> {
                         profiles = 3_000;
                         warmup = Duration.ofSeconds(2);
@@ -78,7 +93,7 @@ public final class Bench {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(profiles, seed, warmup, duration, scale, out, reuse, String.join(" ", args));
+            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, String.join(" ", args));
         }
     }
 
@@ -138,32 +153,61 @@ public final class Bench {
 
     private Path runAll() throws Exception {
         var dataset = load();
+        if (options.only().equals(Set.of("import"))) {
+            return Report.write(options, results, notes);
+        }
         var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
-        var updatable = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
-        var updatableForMix = freshProfiles(Math.max(200, (int) (10_000 * options.scale())));
+        var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
+        var updatableForMix = options.runs("mix") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
         awaitIndexed();
         awaitMergesDone();
 
-        var random = ThreadLocalRandom.current();
-        var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
-        run(Load.openLoop(Report.HTTP_FLOOR, rate(500), options.warmup(), options.duration(),
-                () -> http.get(ping).thenApply(SimpleHttpResponse::getCode)));
+        if (options.runs("reads") || options.runs("search")) {
+            var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
+            run(Load.openLoop(Report.HTTP_FLOOR, rate(500), options.warmup(), options.duration(),
+                    () -> http.get(ping).thenApply(SimpleHttpResponse::getCode)));
+        }
+        if (options.runs("reads")) {
+            reads(dataset, postgres);
+        }
+        if (options.runs("put")) {
+            run(Load.openLoop("PUT /v1/profiles/{pid} with If-Match", rate(100), options.warmup(), options.duration(),
+                    () -> put(updatable)));
+            run(Load.openLoop("PostgreSQL baseline: update with version check", rate(100), options.warmup(), options.duration(),
+                    () -> async(() -> postgres.update(randomPid(dataset)))));
+        }
+        if (options.runs("mix")) {
+            run(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(), () ->
+                    ThreadLocalRandom.current().nextInt(10) == 0 ? put(updatableForMix) : get("/v1/profiles/" + randomPid(dataset))));
+        }
+        if (options.runs("search")) {
+            searches(dataset, postgres);
+        }
+        if (options.runs("callers")) {
+            searchesByCaller(dataset);
+        }
+        if (options.runs("lag")) {
+            run(indexLag());
+        }
+        return Report.write(options, results, notes);
+    }
+
+    private static UUID randomPid(Dataset dataset) {
+        return dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size));
+    }
+
+    /** A profile by pid, through the service and from each backend alone. */
+    private void reads(Dataset dataset, PostgresBaseline postgres) {
         run(Load.openLoop("GET /v1/profiles/{pid}", rate(500), options.warmup(), options.duration(),
-                () -> get("/v1/profiles/" + dataset.pids.get(random.nextInt(dataset.size)))));
+                () -> get("/v1/profiles/" + randomPid(dataset))));
         run(Load.openLoop("raw Cassandra read, QUORUM", rate(500), options.warmup(), options.duration(),
-                () -> CassandraBaseline.read(dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size)))));
+                () -> CassandraBaseline.read(randomPid(dataset))));
         run(Load.openLoop("PostgreSQL baseline: read by pk", rate(500), options.warmup(), options.duration(),
-                () -> async(() -> postgres.read(dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size))))));
+                () -> async(() -> postgres.read(randomPid(dataset)))));
+    }
 
-        run(Load.openLoop("PUT /v1/profiles/{pid} with If-Match", rate(100), options.warmup(), options.duration(),
-                () -> put(updatable)));
-        run(Load.openLoop("PostgreSQL baseline: update with version check", rate(100), options.warmup(), options.duration(),
-                () -> async(() -> postgres.update(dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size))))));
-
-        run(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(), () ->
-                ThreadLocalRandom.current().nextInt(10) == 0 ? put(updatableForMix)
-                        : get("/v1/profiles/" + dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size)))));
-
+    /** Each kind of search, through the service, as the raw Elasticsearch query, and from PostgreSQL. */
+    private void searches(Dataset dataset, PostgresBaseline postgres) {
         run(Load.openLoop("GET /v1/search surname prefix", rate(50), options.warmup(), options.duration(),
                 () -> get("/v1/search?limit=20&surname=" + encode(surnamePrefix(dataset)))));
         run(Load.openLoop("raw Elasticsearch surname prefix query", rate(50), options.warmup(), options.duration(),
@@ -185,30 +229,32 @@ public final class Bench {
         run(Load.openLoop("raw Elasticsearch q query", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
                         io.profilestore.core.search.TypedQuery.parse(typedName(dataset), names))))));
-
-        searchesByCaller(dataset);
-
-        run(indexLag());
-        return Report.write(options, results, notes);
     }
 
     /**
-     * The same surname searches, as many as 8 callers can make back to back, with a platform's key and then an
+     * The same surname searches, as many as 8 callers can make back to back, with a platform's key and with an
      * operator's: the operator's are audited (a record committed before each answer), the platform's are not, so
-     * the ratio of the two rates is what the audit costs a look-up.
+     * the ratio of the two rates is what the audit costs a look-up. Measured in four halves, platform, operator,
+     * operator, platform, so that neither is favoured by coming first or last (the JIT, Elasticsearch's caches,
+     * a merge that ends meanwhile); each caller's two halves are one result.
      */
     private void searchesByCaller(Dataset dataset) {
         var prefixes = new String[4096];
         for (int i = 0; i < prefixes.length; i++) {
             prefixes[i] = "/v1/search?limit=20&surname=" + encode(surnamePrefix(dataset));
         }
+        var halves = new java.util.LinkedHashMap<String, List<Load.Result>>();
         for (var caller : List.of(Map.entry(Report.SEARCHES_AS_PLATFORM, TestAuth.PLATFORM),
-                Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR))) {
+                Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR),
+                Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR),
+                Map.entry(Report.SEARCHES_AS_PLATFORM, TestAuth.PLATFORM))) {
             var next = new AtomicInteger();
-            run(Load.closedLoop(caller.getKey(), Report.SEARCH_CALLERS, 1, options.warmup(), options.duration(),
+            halves.computeIfAbsent(caller.getKey(), k -> new ArrayList<>()).add(Load.closedLoop(caller.getKey(),
+                    Report.SEARCH_CALLERS, 1, options.warmup().dividedBy(2), options.duration().dividedBy(2),
                     () -> http.get(prefixes[Math.floorMod(next.getAndIncrement(), prefixes.length)], caller.getValue())
                             .thenApply(SimpleHttpResponse::getCode)));
         }
+        halves.values().forEach(two -> run(Load.Result.together(two)));
     }
 
     private void run(Load.Result result) {

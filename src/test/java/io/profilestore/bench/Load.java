@@ -1,6 +1,7 @@
 package io.profilestore.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,16 @@ public final class Load {
     /** What one run measured. Latencies in microseconds. */
     public record Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors,
             String firstError) {
+
+        /** Runs of one scenario, each as long as the others, as one result: their latencies and their mean rate. */
+        static Result together(List<Result> runs) {
+            var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
+            runs.forEach(run -> latencies.add(run.latencies()));
+            return new Result(runs.get(0).scenario(), runs.get(0).targetRate(),
+                    runs.stream().mapToDouble(Result::throughput).average().orElse(0), latencies,
+                    runs.stream().mapToLong(Result::errors).sum(),
+                    runs.stream().map(Result::firstError).filter(java.util.Objects::nonNull).findFirst().orElse(null));
+        }
     }
 
     /** An operation: starts a request and completes with its HTTP-like status (2xx, 3xx good; else an error). */
