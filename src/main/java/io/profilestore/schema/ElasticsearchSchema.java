@@ -106,18 +106,31 @@ public final class ElasticsearchSchema {
      */
     private static String setRefreshInterval(ElasticsearchClient client, String alias, ElasticsearchFactory settings)
             throws IOException {
+        var configured = settings.getIndex().getRefreshInterval();
         String wanted = settings.getIndex().refreshIntervalSetting();
         String before = null;
         var current = client.indices().getSettings(s -> s.index(alias).name("index.refresh_interval").includeDefaults(true));
         for (var entry : current.settings().entrySet()) {
             var index = entry.getValue();
             String now = refreshInterval(index.settings()).orElseGet(() -> refreshInterval(index.defaults()).orElse("1s"));
-            if (!now.equals(wanted)) {
+            if (!sameInterval(now, configured)) {
                 before = before == null ? now : before;
                 client.indices().putSettings(p -> p.index(entry.getKey()).settings(s -> s.refreshInterval(t -> t.time(wanted))));
             }
         }
         return before == null ? null : before + " -> " + wanted;
+    }
+
+    /**
+     * Whether Elasticsearch's value ({@code 1s}, {@code 500ms}, {@code -1} for never) is the configured interval,
+     * whatever its units: a value written as 1s is 1000 ms, not a change to make and report on every upgrade.
+     */
+    static boolean sameInterval(String elasticsearchValue, io.dropwizard.util.Duration configured) {
+        try {
+            return io.dropwizard.util.Duration.parse(elasticsearchValue).toNanoseconds() == configured.toNanoseconds();
+        } catch (IllegalArgumentException notADuration) {
+            return false;
+        }
     }
 
     private static java.util.Optional<String> refreshInterval(co.elastic.clients.elasticsearch.indices.IndexSettings settings) {

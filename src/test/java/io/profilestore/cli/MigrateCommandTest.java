@@ -143,6 +143,20 @@ class MigrateCommandTest {
         assertThat(report(again)).doesNotContain("refresh interval");
     }
 
+    @Test
+    void aRefreshIntervalWrittenInOtherUnitsIsTheSameInterval() throws Exception {
+        String index = ElasticsearchSchema.indexName(alias, 1);
+        MigrateCommand.migrate(config, backends);
+        // set by hand, or by an older build, as Elasticsearch writes it: the configured 1000 ms is the same
+        backends.elasticsearch().indices().putSettings(p -> p.index(index).settings(st -> st.refreshInterval(t -> t.time("1s"))));
+        config.getElasticsearch().getIndex().setRefreshInterval(io.dropwizard.util.Duration.milliseconds(1000));
+
+        var report = MigrateCommand.migrate(config, backends);
+
+        assertThat(report.elasticsearch().refreshIntervalChange()).isNull();
+        assertThat(refreshInterval(index)).isEqualTo("1s");
+    }
+
     private String refreshInterval(String index) throws Exception {
         return backends.elasticsearch().indices().getSettings(GetIndicesSettingsRequest.of(s -> s.index(index)))
                 .get(index).settings().index().refreshInterval().time();
