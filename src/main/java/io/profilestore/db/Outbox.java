@@ -11,8 +11,9 @@ import javax.sql.DataSource;
 
 /**
  * The outbox table, read by the relay: rows not yet published, taken in id order with {@code SKIP LOCKED} so that
- * several instances relay side by side without sending a row twice, and marked published in the same
- * transaction once RabbitMQ confirmed them.
+ * several instances relay side by side without two of them taking the same row at once, and marked published in the
+ * same transaction once RabbitMQ confirmed them. Delivery is at least once: a row confirmed by RabbitMQ whose
+ * transaction then fails to commit is sent again, which the indexer's external versions make harmless.
  */
 public class Outbox {
 
