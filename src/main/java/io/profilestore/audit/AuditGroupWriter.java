@@ -53,6 +53,8 @@ public final class AuditGroupWriter implements Managed {
     private final Timer waits;
     private final Meter failures;
     private volatile boolean accepting = true;
+    /** Runs between a look-up's check that records are taken and its queueing: a seam for tests of that race. */
+    private volatile Runnable beforeQueueing = () -> { };
 
     public AuditGroupWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
         this.dataSource = dataSource;
@@ -86,6 +88,11 @@ public final class AuditGroupWriter implements Managed {
         fail(left, new IllegalStateException("the service is stopping"));
     }
 
+    /** Sets what runs between a look-up's check that records are taken and its queueing (tests only). */
+    void beforeQueueing(Runnable hook) {
+        this.beforeQueueing = hook;
+    }
+
     /** Whether records are still taken (false once stopping). */
     boolean accepting() {
         return accepting;
@@ -100,10 +107,17 @@ public final class AuditGroupWriter implements Managed {
      */
     public void record(AuditEntry entry) {
         var pending = new Pending(entry, new CompletableFuture<>());
-        if (!accepting || !queue.offer(pending)) {
+        if (!accepting || !offer(pending)) {
             failures.mark();
             throw new AuditUnavailableException(new IllegalStateException(
                     accepting ? "the audit queue is full" : "the service is stopping"));
+        }
+        // stop may have begun between the check and the queueing, and its writer ended and its drain passed before
+        // this record was queued: then nobody would take it. Taken back, it is refused now; not there any more, the
+        // writer or stop's drain has it, and commits or refuses it.
+        if (!accepting && queue.remove(pending)) {
+            failures.mark();
+            throw new AuditUnavailableException(new IllegalStateException("the service is stopping"));
         }
         try (var waiting = waits.time()) {
             pending.committed().get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
@@ -116,6 +130,11 @@ public final class AuditGroupWriter implements Managed {
             Thread.currentThread().interrupt();
             giveUp(pending, e);
         }
+    }
+
+    private boolean offer(Pending pending) {
+        beforeQueueing.run();
+        return queue.offer(pending);
     }
 
     /**

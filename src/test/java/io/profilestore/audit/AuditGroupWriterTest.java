@@ -225,6 +225,34 @@ class AuditGroupWriterTest {
         assertThat(recorded()).containsOnlyKeys("in-flight", "queued-1", "queued-2");
     }
 
+    /**
+     * A look-up that found records taken, and is queued only once stop has ended the writer and drained the queue, is
+     * refused at once, not left in the queue until its maxWait runs out.
+     */
+    @Test
+    void aLookUpQueuedWhileTheWriterStopsIsRefusedAtOnce() throws Exception {
+        var writer = started(TestStack.backends().postgres(), 10, Duration.ofSeconds(30), Duration.ZERO);
+        var checked = new CountDownLatch(1);
+        var queue = new CountDownLatch(1);
+        writer.beforeQueueing(() -> {
+            checked.countDown();
+            try {
+                queue.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var lookUp = lookUp(writer, "racing-stop");
+        assertThat(checked.await(20, TimeUnit.SECONDS)).as("the look-up found records taken").isTrue();
+        writer.stop();
+        queue.countDown();
+
+        assertThatThrownBy(() -> lookUp.get(5, TimeUnit.SECONDS)).as("refused well within its maxWait (30 s)")
+                .hasCauseInstanceOf(AuditUnavailableException.class).hasRootCauseMessage("the service is stopping");
+        assertThat(queued()).isZero();
+        assertThat(recorded()).isEmpty();
+    }
+
     static boolean canPause() {
         return TestStack.stack().canPause();
     }
