@@ -4,20 +4,16 @@ import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
-import io.dropwizard.lifecycle.Managed;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Records operators' look-ups in groups: one thread takes what has queued (and, with a linger, what arrives
@@ -26,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * written again (the outcome of a commit that went unanswered is unknown). Bounded everywhere: a full queue refuses
  * at once, and no look-up waits longer than {@code maxWait}, whatever PostgreSQL does.
  */
-public final class AuditGroupWriter implements Managed {
+public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending> {
 
     /** Records per commit. */
     public static final String GROUP_SIZE = "audit.group-size";
@@ -35,57 +31,31 @@ public final class AuditGroupWriter implements Managed {
     /** Records waiting for a group now. */
     public static final String QUEUED = "audit.queued";
 
-    private static final Logger LOG = LoggerFactory.getLogger(AuditGroupWriter.class);
-    /** How often an idle writer looks whether it is being stopped. */
-    private static final Duration IDLE_POLL = Duration.ofMillis(100);
-
     /** A look-up's record and the commit it waits for. */
-    private record Pending(AuditEntry entry, CompletableFuture<Void> committed) {
+    record Pending(AuditEntry entry, CompletableFuture<Void> committed) {
     }
 
     private final DataSource dataSource;
-    private final int maxGroupSize;
-    private final long lingerNanos;
     private final Duration maxWait;
-    private final BlockingQueue<Pending> queue;
-    private final Thread writer;
     private final Histogram groupSizes;
     private final Timer waits;
     private final Meter failures;
-    private volatile boolean accepting = true;
     /** Runs between a look-up's check that records are taken and its queueing: a seam for tests of that race. */
     private volatile Runnable beforeQueueing = () -> { };
 
+    /**
+     * Stopping waits twice {@code maxWait} at most (a PostgreSQL that hangs): what is still queued then is refused,
+     * and its look-ups answered 503.
+     */
     public AuditGroupWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
+        super("audit-group-writer", settings.getQueueSize(), settings.getMaxGroupSize(),
+                settings.getLinger().toJavaDuration(), settings.getMaxWait().toJavaDuration().multipliedBy(2));
         this.dataSource = dataSource;
-        this.maxGroupSize = settings.getMaxGroupSize();
-        this.lingerNanos = settings.getLinger().toNanoseconds();
         this.maxWait = settings.getMaxWait().toJavaDuration();
-        this.queue = new ArrayBlockingQueue<>(settings.getQueueSize());
         this.groupSizes = metrics.histogram(GROUP_SIZE);
         this.waits = metrics.timer(WAIT);
         this.failures = metrics.meter(AuditLog.FAILURES);
-        metrics.gauge(QUEUED, () -> queue::size);
-        this.writer = new Thread(this::run, "audit-group-writer");
-        this.writer.setDaemon(true);
-    }
-
-    @Override
-    public void start() {
-        writer.start();
-    }
-
-    /**
-     * Stops taking records, commits what is queued, and ends the writer. Waits twice {@code maxWait} at most (a
-     * PostgreSQL that hangs): what is still queued then is refused, and its look-ups answered 503.
-     */
-    @Override
-    public void stop() throws InterruptedException {
-        accepting = false;
-        writer.join(maxWait.multipliedBy(2).toMillis());
-        var left = new ArrayList<Pending>();
-        queue.drainTo(left);
-        fail(left, new IllegalStateException("the service is stopping"));
+        metrics.gauge(QUEUED, () -> this::queued);
     }
 
     /** Sets what runs between a look-up's check that records are taken and its queueing (tests only). */
@@ -95,7 +65,7 @@ public final class AuditGroupWriter implements Managed {
 
     /** Whether records are still taken (false once stopping). */
     boolean accepting() {
-        return accepting;
+        return running();
     }
 
     /**
@@ -107,15 +77,15 @@ public final class AuditGroupWriter implements Managed {
      */
     public void record(AuditEntry entry) {
         var pending = new Pending(entry, new CompletableFuture<>());
-        if (!accepting || !offer(pending)) {
+        if (!running() || !queue(pending)) {
             failures.mark();
             throw new AuditUnavailableException(new IllegalStateException(
-                    accepting ? "the audit queue is full" : "the service is stopping"));
+                    running() ? "the audit queue is full" : "the service is stopping"));
         }
         // stop may have begun between the check and the queueing, and its writer ended and its drain passed before
         // this record was queued: then nobody would take it. Taken back, it is refused now; not there any more, the
         // writer or stop's drain has it, and commits or refuses it.
-        if (!accepting && queue.remove(pending)) {
+        if (!running() && takeBack(pending)) {
             failures.mark();
             throw new AuditUnavailableException(new IllegalStateException("the service is stopping"));
         }
@@ -132,9 +102,9 @@ public final class AuditGroupWriter implements Managed {
         }
     }
 
-    private boolean offer(Pending pending) {
+    private boolean queue(Pending pending) {
         beforeQueueing.run();
-        return queue.offer(pending);
+        return offer(pending);
     }
 
     /**
@@ -148,47 +118,15 @@ public final class AuditGroupWriter implements Managed {
         }
     }
 
-    private void run() {
-        while (accepting || !queue.isEmpty()) {
-            try {
-                var group = nextGroup();
-                if (!group.isEmpty()) {
-                    commit(group);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                LOG.error("the audit writer failed unexpectedly; it goes on", e);
-            }
-        }
-    }
-
-    /** The records queued now, after waiting for the first; empty when none came (or all gave up waiting). */
-    private List<Pending> nextGroup() throws InterruptedException {
-        var group = new ArrayList<Pending>(Math.min(maxGroupSize, 64));
-        var first = queue.poll(IDLE_POLL.toNanos(), TimeUnit.NANOSECONDS);
-        if (first == null) {
-            return group;
-        }
-        group.add(first);
-        queue.drainTo(group, maxGroupSize - group.size());
-        long lingerEnd = System.nanoTime() + lingerNanos;
-        for (long left = lingerNanos; group.size() < maxGroupSize && left > 0; left = lingerEnd - System.nanoTime()) {
-            var more = queue.poll(left, TimeUnit.NANOSECONDS);
-            if (more == null) {
-                break;
-            }
-            group.add(more);
-            queue.drainTo(group, maxGroupSize - group.size());
-        }
-        // a look-up that has given up (timed out while queued) is refused already: its record is not written
-        group.removeIf(pending -> pending.committed().isDone());
-        return group;
-    }
-
     /** One INSERT of the group and one commit; every look-up in it learns the outcome. */
-    private void commit(List<Pending> group) {
+    @Override
+    void write(List<Pending> taken) {
+        // a look-up that has given up (timed out while queued) is refused already: its record is not written
+        var group = new ArrayList<Pending>(taken);
+        group.removeIf(pending -> pending.committed().isDone());
+        if (group.isEmpty()) {
+            return;
+        }
         var entries = group.stream().map(Pending::entry).toList();
         try (var connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
@@ -200,22 +138,24 @@ public final class AuditGroupWriter implements Managed {
                 throw e;
             }
         } catch (SQLException | RuntimeException e) {
-            fail(group, e);
+            abandon(group, e);
             return;
         }
         groupSizes.update(group.size());
         group.forEach(pending -> pending.committed().complete(null));
     }
 
-    private static void rollBack(java.sql.Connection connection) {
+    /** Refuses the look-ups (503). */
+    @Override
+    void abandon(List<Pending> group, Throwable cause) {
+        group.forEach(pending -> pending.committed().completeExceptionally(cause));
+    }
+
+    private static void rollBack(Connection connection) {
         try {
             connection.rollback();
         } catch (SQLException e) {
             // the connection is broken: the pool drops it, and the transaction is gone with it
         }
-    }
-
-    private static void fail(List<Pending> group, Throwable cause) {
-        group.forEach(pending -> pending.committed().completeExceptionally(cause));
     }
 }
