@@ -153,7 +153,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var audit = new AuditLog(backends.postgres(), environment.metrics());
             var lookUps = new AuditGroupWriter(backends.postgres(), config.getAudit(), environment.metrics());
             environment.lifecycle().manage(lookUps);
-            var outcomes = new AuditOutcomeWriter(audit, 10_000, config.getAudit().getMaxWait().toJavaDuration(),
+            var outcomes = new AuditOutcomeWriter(audit, 10_000, config.getAudit().stopWait(),
                     environment.metrics());
             environment.lifecycle().manage(outcomes);
             environment.jersey().register(new AuditFilter(lookUps, outcomes));

@@ -44,12 +44,12 @@ public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending
     private volatile Runnable beforeQueueing = () -> { };
 
     /**
-     * Stopping waits twice {@code maxWait} at most (a PostgreSQL that hangs): what is still queued then is refused,
-     * and its look-ups answered 503.
+     * Stopping commits what is queued for {@link AuditSettings#stopWait()} at most (a PostgreSQL that hangs): what is
+     * still queued then is refused, and its look-ups answered 503.
      */
     public AuditGroupWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
         super("audit-group-writer", settings.getQueueSize(), settings.getMaxGroupSize(),
-                settings.getLinger().toJavaDuration(), settings.getMaxWait().toJavaDuration().multipliedBy(2));
+                settings.getLinger().toJavaDuration(), settings.stopWait());
         this.dataSource = dataSource;
         this.maxWait = settings.getMaxWait().toJavaDuration();
         this.groupSizes = metrics.histogram(GROUP_SIZE);

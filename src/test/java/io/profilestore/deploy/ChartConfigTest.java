@@ -114,6 +114,28 @@ class ChartConfigTest {
         }
     }
 
+    /**
+     * Kubernetes kills a pod terminationGracePeriodSeconds after it asks it to stop; the stops in between come one
+     * after the other: the preStop pause, Jetty's drain, then the audit writers' stops (each bounded whatever
+     * audit.maxWait is), with time left for the rest.
+     */
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void theApiStopsWithinItsTerminationGracePeriod(Values values) throws Exception {
+        var docs = Charts.documents(values);
+        var config = load(writeConfig(Charts.serviceConfig(docs)));
+        var pod = Charts.named(docs, "Deployment", "profile-store-api").path("spec").path("template").path("spec");
+        var grace = java.time.Duration.ofSeconds(pod.path("terminationGracePeriodSeconds").asLong());
+        var preStop = java.time.Duration.ofSeconds(
+                pod.path("containers").get(0).path("lifecycle").path("preStop").path("sleep").path("seconds").asLong());
+        var drain = ((DefaultServerFactory) config.getServerFactory()).getShutdownGracePeriod().toJavaDuration();
+        var writers = config.getAudit().stopWait().multipliedBy(2);
+
+        assertThat(preStop).isPositive();
+        assertThat(preStop.plus(drain).plus(writers)).as("preStop %s + drain %s + audit writers %s", preStop, drain, writers)
+                .isLessThan(grace);
+    }
+
     @Test
     void apiKeysAndJwtSettingsReachTheService() throws Exception {
         var rendered = Charts.template(Values.PRODUCTION, Map.of(

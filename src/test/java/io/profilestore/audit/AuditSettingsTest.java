@@ -1,0 +1,33 @@
+package io.profilestore.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dropwizard.jersey.validation.Validators;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Validator;
+import org.junit.jupiter.api.Test;
+
+/** The audit settings' bounds, with Dropwizard's validator (no stack). */
+class AuditSettingsTest {
+
+    final Validator validator = Validators.newValidator();
+
+    AuditSettings withMaxWait(Duration maxWait) {
+        var settings = new AuditSettings();
+        settings.setMaxWait(maxWait);
+        return settings;
+    }
+
+    @Test
+    void aMaxWaitBeyondTenSecondsIsRefused() {
+        assertThat(validator.validate(withMaxWait(Duration.seconds(10)))).isEmpty();
+        assertThat(validator.validate(withMaxWait(Duration.seconds(11))))
+                .extracting(violation -> violation.getPropertyPath().toString()).containsExactly("maxWait");
+    }
+
+    @Test
+    void theWritersStopWaitsMaxWaitButNoLongerThanTheBound() {
+        assertThat(withMaxWait(Duration.seconds(2)).stopWait()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(withMaxWait(Duration.seconds(10)).stopWait()).isEqualTo(AuditSettings.MAX_STOP_WAIT);
+    }
+}
