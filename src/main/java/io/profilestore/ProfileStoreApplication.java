@@ -47,6 +47,7 @@ import io.profilestore.db.ProfileDao;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.db.UserOperations;
 import io.profilestore.events.OutboxRelay;
+import io.profilestore.health.AuditWritersHealthCheck;
 import io.profilestore.health.CassandraHealthCheck;
 import io.profilestore.health.ElasticsearchHealthCheck;
 import io.profilestore.health.IndexerHealthCheck;
@@ -156,6 +157,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var outcomes = new AuditOutcomeWriter(audit, 10_000, config.getAudit().stopWait(),
                     environment.metrics());
             environment.lifecycle().manage(outcomes);
+            environment.healthChecks().register("audit",
+                    new TerseHealthCheck(new AuditWritersHealthCheck(java.util.List.of(lookUps, outcomes))));
             environment.jersey().register(new AuditFilter(lookUps, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));

@@ -63,9 +63,9 @@ public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending
         this.beforeQueueing = hook;
     }
 
-    /** Whether records are still taken (false once stopping). */
+    /** Whether records are still taken (false once stopping, or once the writer has ended). */
     boolean accepting() {
-        return running();
+        return taking();
     }
 
     /**
@@ -77,17 +77,17 @@ public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending
      */
     public void record(AuditEntry entry) {
         var pending = new Pending(entry, new CompletableFuture<>());
-        if (!running() || !queue(pending)) {
+        if (!taking() || !queue(pending)) {
             failures.mark();
             throw new AuditUnavailableException(new IllegalStateException(
-                    running() ? "the audit queue is full" : "the service is stopping"));
+                    taking() ? "the audit queue is full" : notTaking()));
         }
-        // stop may have begun between the check and the queueing, and its writer ended and its drain passed before
-        // this record was queued: then nobody would take it. Taken back, it is refused now; not there any more, the
-        // writer or stop's drain has it, and commits or refuses it.
-        if (!running() && takeBack(pending)) {
+        // stop may have begun (or the writer ended) between the check and the queueing, and the writer's drain or
+        // stop's passed before this record was queued: then nobody would take it. Taken back, it is refused now; not
+        // there any more, the writer or a drain has it, and commits or refuses it.
+        if (!taking() && takeBack(pending)) {
             failures.mark();
-            throw new AuditUnavailableException(new IllegalStateException("the service is stopping"));
+            throw new AuditUnavailableException(new IllegalStateException(notTaking()));
         }
         try (var waiting = waits.time()) {
             pending.committed().get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
@@ -100,6 +100,10 @@ public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending
             Thread.currentThread().interrupt();
             giveUp(pending, e);
         }
+    }
+
+    private String notTaking() {
+        return stopping() ? "the service is stopping" : "the audit writer has ended";
     }
 
     private boolean queue(Pending pending) {

@@ -15,8 +15,14 @@ import org.slf4j.LoggerFactory;
  * last batch was written (and, with a linger, what arrives that much later), {@code maxBatch} at most. Stopping ends
  * the taking, lets the thread write what is queued for {@code stopWait} at most, and hands what is left to
  * {@link #abandon}. What a writer does with a batch, and with what it cannot write, is its own.
+ *
+ * <p>The thread outlives what a batch throws, Errors included (a driver's StackOverflowError): the batch is
+ * abandoned, so that nobody waits for it, and the next is written. Only a VirtualMachineError but a stack overflow
+ * (an OutOfMemoryError, which in the image ends the process anyway, an InternalError) ends it: the JVM is not to be
+ * trusted after one. It abandons its batch and what is queued, takes no more ({@link #taking}), and
+ * {@link #stalled} says so to the health check.
  */
-abstract class QueueWriter<T> implements Managed {
+public abstract class QueueWriter<T> implements Managed {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueWriter.class);
     /** How often an idle writer looks whether it is being stopped. */
@@ -28,6 +34,9 @@ abstract class QueueWriter<T> implements Managed {
     private final Duration stopWait;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile boolean started;
+    /** What ended the thread before its stop, if anything did. */
+    private volatile Throwable ended;
 
     QueueWriter(String threadName, int queueSize, int maxBatch, Duration linger, Duration stopWait) {
         this.queue = new ArrayBlockingQueue<>(queueSize);
@@ -46,6 +55,7 @@ abstract class QueueWriter<T> implements Managed {
 
     @Override
     public void start() {
+        started = true;
         thread.start();
     }
 
@@ -64,9 +74,24 @@ abstract class QueueWriter<T> implements Managed {
         }
     }
 
-    /** Whether items are still taken (false once stopping). */
-    final boolean running() {
-        return running;
+    /** Whether items are still taken: false once stopping, or once the thread has ended. */
+    final boolean taking() {
+        return running && ended == null;
+    }
+
+    /** Whether this is being stopped. */
+    final boolean stopping() {
+        return !running;
+    }
+
+    /** The writer's thread's name. */
+    public final String name() {
+        return thread.getName();
+    }
+
+    /** Whether the writer's thread has ended while the service runs (started and not stopped): nothing is written. */
+    public final boolean stalled() {
+        return started && running && !thread.isAlive();
     }
 
     /** Queues an item; false when the queue is full. */
@@ -86,17 +111,50 @@ abstract class QueueWriter<T> implements Managed {
 
     private void run() {
         while (running || !queue.isEmpty()) {
+            List<T> batch = List.of();
             try {
-                var batch = nextBatch();
+                batch = nextBatch();
                 if (!batch.isEmpty()) {
                     write(batch);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
-                LOG.error("{} failed unexpectedly; it goes on", thread.getName(), e);
+            } catch (VirtualMachineError e) {
+                if (!(e instanceof StackOverflowError)) {
+                    end(batch, e);
+                    throw e;
+                }
+                survive(batch, e);
+            } catch (Throwable e) {
+                survive(batch, e);
             }
+        }
+    }
+
+    private void survive(List<T> batch, Throwable e) {
+        LOG.error("{} failed unexpectedly; {} item(s) not written, it goes on", thread.getName(), batch.size(), e);
+        abandonQuietly(batch, e);
+    }
+
+    /** Takes no more, and abandons the batch and what is queued (after the flag: one queued later is taken back). */
+    private void end(List<T> batch, VirtualMachineError e) {
+        ended = e;
+        LOG.error("{} ends: the JVM failed ({}); what is queued is not written", thread.getName(), e.toString());
+        abandonQuietly(batch, e);
+        var left = new ArrayList<T>();
+        queue.drainTo(left);
+        abandonQuietly(left, e);
+    }
+
+    private void abandonQuietly(List<T> items, Throwable why) {
+        if (items.isEmpty()) {
+            return;
+        }
+        try {
+            abandon(items, why);
+        } catch (RuntimeException e) {
+            LOG.error("{} could not abandon {} item(s)", thread.getName(), items.size(), e);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import io.profilestore.health.AuditWritersHealthCheck;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.TestStack;
 import java.lang.reflect.InvocationTargetException;
@@ -253,6 +254,48 @@ class AuditGroupWriterTest {
         assertThat(recorded()).isEmpty();
     }
 
+    /**
+     * An Error from the driver (here a StackOverflowError on getting a connection) refuses the look-ups of its group at
+     * once, and the writer goes on with the next: it does not die and leave every later look-up to wait maxWait.
+     */
+    @Test
+    void aGroupThatThrowsAnErrorIsRefusedAtOnceAndTheWriterGoesOn() throws Exception {
+        var writer = started(throwingOnce(TestStack.backends().postgres(), new StackOverflowError("from the driver")), 10,
+                Duration.ofSeconds(30), Duration.ZERO);
+        var health = new AuditWritersHealthCheck(List.of(writer));
+
+        assertThatThrownBy(() -> lookUp(writer, "overflowed").get(5, TimeUnit.SECONDS)).as("refused well within maxWait")
+                .hasCauseInstanceOf(AuditUnavailableException.class).hasRootCauseInstanceOf(StackOverflowError.class);
+        lookUp(writer, "next").get(5, TimeUnit.SECONDS);
+
+        assertThat(recorded()).containsOnlyKeys("next");
+        assertThat(health.execute().isHealthy()).isTrue();
+    }
+
+    /**
+     * A VirtualMachineError but a stack overflow (here an InternalError) ends the writer: its group is refused at once,
+     * later look-ups are refused at once too (none waits maxWait for a writer that is gone), and the health check
+     * reports it while the service runs.
+     */
+    @Test
+    void aWriterEndedByTheJvmFailingIsReportedAndRefusesAtOnce() throws Exception {
+        var writer = started(throwingOnce(TestStack.backends().postgres(), new InternalError("the JVM failed")), 10,
+                Duration.ofSeconds(30), Duration.ZERO);
+        var health = new AuditWritersHealthCheck(List.of(writer));
+        assertThat(health.execute().isHealthy()).as("healthy while writing").isTrue();
+
+        assertThatThrownBy(() -> lookUp(writer, "failed").get(5, TimeUnit.SECONDS)).as("refused well within maxWait")
+                .hasCauseInstanceOf(AuditUnavailableException.class).hasRootCauseInstanceOf(InternalError.class);
+        await("the writer's thread to end", writer::stalled);
+        assertThatThrownBy(() -> writer.record(entry("after"))).isInstanceOf(AuditUnavailableException.class)
+                .hasRootCauseMessage("the audit writer has ended");
+
+        var result = health.execute();
+        assertThat(result.isHealthy()).isFalse();
+        assertThat(result.getMessage()).contains("audit-group-writer");
+        assertThat(recorded()).isEmpty();
+    }
+
     static boolean canPause() {
         return TestStack.stack().canPause();
     }
@@ -296,6 +339,18 @@ class AuditGroupWriterTest {
         var recorded = recorded();
         assertThat(recorded).containsEntry("before", 1).containsEntry("after", 1);
         assertThat(recorded.values()).as("no record twice").containsOnly(1);
+    }
+
+    /** The data source, whose first getConnection throws {@code thrown}; the others pass. */
+    static DataSource throwingOnce(DataSource dataSource, Throwable thrown) {
+        var thrownYet = new java.util.concurrent.atomic.AtomicBoolean();
+        return (DataSource) Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getConnection") && thrownYet.compareAndSet(false, true)) {
+                        throw thrown;
+                    }
+                    return invoke(dataSource, method, args);
+                });
     }
 
     /** The data source, whose connections' commits say they are reached and wait for {@code release} (30 s at most). */

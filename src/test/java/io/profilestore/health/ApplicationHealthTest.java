@@ -11,7 +11,7 @@ import io.profilestore.testing.TestStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The whole application on the stack: its admin port reports each backing service healthy. */
+/** The whole application on the stack: its admin port reports each backing service, and the audit writers, healthy. */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ApplicationHealthTest {
 
@@ -25,7 +25,7 @@ class ApplicationHealthTest {
         var checks = response.readEntity(JsonNode.class);
 
         assertThat(response.getStatus()).as("healthcheck status, body %s", checks).isEqualTo(200);
-        for (String backend : new String[] {"cassandra", "elasticsearch", "postgres", "rabbitmq"}) {
+        for (String backend : new String[] {"cassandra", "elasticsearch", "postgres", "rabbitmq", "audit"}) {
             assertThat(checks.path(backend).path("healthy").asBoolean())
                     .as("%s: %s", backend, checks.path(backend)).isTrue();
         }
