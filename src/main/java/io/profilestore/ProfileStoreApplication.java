@@ -154,8 +154,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var audit = new AuditLog(backends.postgres(), environment.metrics());
             var lookUps = new AuditGroupWriter(backends.postgres(), config.getAudit(), environment.metrics());
             environment.lifecycle().manage(lookUps);
-            var outcomes = new AuditOutcomeWriter(audit, 10_000, config.getAudit().stopWait(),
-                    environment.metrics());
+            var outcomes = new AuditOutcomeWriter(audit, config.getAudit(), environment.metrics());
             environment.lifecycle().manage(outcomes);
             environment.healthChecks().register("audit",
                     new TerseHealthCheck(new AuditWritersHealthCheck(java.util.List.of(lookUps, outcomes))));

@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Outcome> {
 
+    /** Outcomes waiting to be written now. */
+    public static final String QUEUED = "audit.outcomes-queued";
+
     private static final Logger LOG = LoggerFactory.getLogger(AuditOutcomeWriter.class);
     private static final int MAX_BATCH = 1_000;
 
@@ -27,11 +30,15 @@ public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Out
     private final AuditLog log;
     private final Meter failures;
 
-    /** Stopping writes what is queued, for {@code maxDrain} at most; what is left then stays unknown in the trail. */
-    public AuditOutcomeWriter(AuditLog log, int queueSize, Duration maxDrain, MetricRegistry metrics) {
-        super("audit-outcome-writer", queueSize, MAX_BATCH, Duration.ZERO, maxDrain);
+    /**
+     * Queues {@code outcomeQueueSize} outcomes at most; stopping writes what is queued, for
+     * {@link AuditSettings#stopWait()} at most, and what is left then stays unknown in the trail.
+     */
+    public AuditOutcomeWriter(AuditLog log, AuditSettings settings, MetricRegistry metrics) {
+        super("audit-outcome-writer", settings.getOutcomeQueueSize(), MAX_BATCH, Duration.ZERO, settings.stopWait());
         this.log = log;
         this.failures = metrics.meter(AuditLog.FAILURES);
+        metrics.gauge(QUEUED, () -> this::queued);
     }
 
     /** Queues the status the caller of these changes was answered; returns at once. */
@@ -57,8 +64,10 @@ public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Out
         });
     }
 
+    /** Counted in audit.failures, a change at a time, like an outcome the full queue refuses. */
     @Override
     void abandon(List<Outcome> outcomes, Throwable why) {
+        failures.mark(outcomes.size());
         LOG.warn("{} change outcome(s) not written ({}); they stay unknown in the audit trail", outcomes.size(),
                 why.getMessage());
     }

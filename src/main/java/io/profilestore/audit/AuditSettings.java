@@ -31,6 +31,14 @@ public class AuditSettings {
     private int queueSize = 1_000;
 
     /**
+     * Changes' outcomes waiting to be written at most (see {@link AuditOutcomeWriter}): beyond, an outcome stays
+     * unknown in the trail (counted in audit.failures); the change is answered all the same.
+     */
+    @Min(1)
+    @Max(100_000)
+    private int outcomeQueueSize = 10_000;
+
+    /**
      * How long a look-up waits for its record's commit at most before it is refused (503): with PostgreSQL
      * frozen, this bounds every operator's request. At most 10 s, so that a look-up still waits less than the
      * server's shutdownGracePeriod (10 s in the chart), which lets requests in flight end before the writers stop.
@@ -84,6 +92,16 @@ public class AuditSettings {
     @JsonProperty
     public void setQueueSize(int queueSize) {
         this.queueSize = queueSize;
+    }
+
+    @JsonProperty
+    public int getOutcomeQueueSize() {
+        return outcomeQueueSize;
+    }
+
+    @JsonProperty
+    public void setOutcomeQueueSize(int outcomeQueueSize) {
+        this.outcomeQueueSize = outcomeQueueSize;
     }
 
     @JsonProperty

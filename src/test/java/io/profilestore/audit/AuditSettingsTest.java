@@ -26,6 +26,18 @@ class AuditSettingsTest {
     }
 
     @Test
+    void theOutcomeQueueSizeIsBounded() {
+        var settings = new AuditSettings();
+        assertThat(settings.getOutcomeQueueSize()).isEqualTo(10_000);
+        settings.setOutcomeQueueSize(0);
+        assertThat(validator.validate(settings)).extracting(violation -> violation.getPropertyPath().toString())
+                .containsExactly("outcomeQueueSize");
+        settings.setOutcomeQueueSize(100_001);
+        assertThat(validator.validate(settings)).extracting(violation -> violation.getPropertyPath().toString())
+                .containsExactly("outcomeQueueSize");
+    }
+
+    @Test
     void theWritersStopWaitsMaxWaitButNoLongerThanTheBound() {
         assertThat(withMaxWait(Duration.seconds(2)).stopWait()).isEqualTo(java.time.Duration.ofSeconds(2));
         assertThat(withMaxWait(Duration.seconds(10)).stopWait()).isEqualTo(AuditSettings.MAX_STOP_WAIT);

@@ -63,7 +63,8 @@ class ChangeOutcomeAuditTest {
 
     /**
      * The outcome is a fact added after the answer, not a condition of it: with its table locked (the owner holds
-     * the lock), a change is still answered at once, and its outcome is written once the lock goes.
+     * the lock), a change is still answered at once, and its outcome is written once the lock goes. While the writer
+     * waits for the lock, the next change's outcome waits in the queue, and the gauge counts it.
      */
     @Test
     void aChangeIsAnsweredWithoutWaitingForItsOutcomeToBeWritten() throws Exception {
@@ -77,9 +78,15 @@ class ChangeOutcomeAuditTest {
             var put = CompletableFuture.supplyAsync(() -> platform.put(pid, etag(1), "{\"surname\": \"Аудитова-Петрова\"}"));
             assertThat(put.get(20, TimeUnit.SECONDS).status()).as("answered while the outcome's table is locked")
                     .isEqualTo(200);
+            await("the outcome's INSERT to wait for the table").atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(50)).until(ChangeOutcomeAuditTest::outcomeInsertWaits);
+            assertThat(platform.put(pid, etag(2), "{\"surname\": \"Аудитова\"}").status()).isEqualTo(200);
+            await("the next outcome to be queued").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> outcomesQueued() == 1);
             owner.rollback();
         }
-        awaitStatuses(pid, "PUT /v1/profiles/{pid} 200", "POST /v1/profiles 201");
+        awaitStatuses(pid, "PUT /v1/profiles/{pid} 200", "PUT /v1/profiles/{pid} 200", "POST /v1/profiles 201");
+        assertThat(outcomesQueued()).isZero();
     }
 
     @Test
@@ -99,6 +106,23 @@ class ChangeOutcomeAuditTest {
                 .until(() -> platform.get(pid).status() == 200);
         assertThat(reply.status()).isEqualTo(503);
         awaitStatuses(pid, "PUT /v1/profiles/{pid} 503", "POST /v1/profiles 201");
+    }
+
+    static long outcomesQueued() {
+        return ((Number) APP.getEnvironment().metrics().getGauges().get(AuditOutcomeWriter.QUEUED).getValue()).longValue();
+    }
+
+    /** Whether a statement waits for a lock on the outcomes' table (the writer's INSERT, held by the owner's lock). */
+    static boolean outcomeInsertWaits() {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT count(*) FROM pg_locks WHERE relation = 'audit_outcome'::regclass AND NOT granted")) {
+            rows.next();
+            return rows.getInt(1) > 0;
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** The outcomes are written just after the answers: waits, bounded, for the trail to show them. */
