@@ -26,11 +26,17 @@ public class AuditLog {
             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
 
-    /** The same, for a group: one row of {@link #ROW} per record. */
-    private static final String INSERT_GROUP =
-            "INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status) VALUES ";
-    private static final String ROW = "(?, ?, ?, ?, ?, ?, ?)";
-    private static final int COLUMNS = 7;
+    /**
+     * The same without the id, for a group: one statement whatever the group's size, run once per record in one JDBC
+     * batch (one round trip), so that the driver's and the server's prepared statement serves every group. A
+     * statement of N value tuples was a text per group size, each parsed and planned anew. The batch is sent as it
+     * is as long as the driver's reWriteBatchedInserts stays off (its default; PostgresFactory does not set it), which
+     * would rewrite it into tuples again.
+     */
+    private static final String INSERT_ROW = """
+            INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """;
 
     /** Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). */
     private static final String OUTCOME = """
@@ -82,7 +88,7 @@ public class AuditLog {
 
     private static long insert(Connection connection, AuditEntry entry) throws SQLException {
         try (var statement = connection.prepareStatement(INSERT)) {
-            bind(statement, 0, connection, entry);
+            bind(statement, connection, entry);
             try (var rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
@@ -91,30 +97,27 @@ public class AuditLog {
     }
 
     /**
-     * Inserts records in one statement, in the caller's transaction (the look-ups' group: {@link AuditGroupWriter}).
+     * Inserts records in one batch of {@link #INSERT_ROW}, in the caller's transaction (the look-ups' group:
+     * {@link AuditGroupWriter}); their ids are not read.
      */
     static void insert(Connection connection, List<AuditEntry> entries) throws SQLException {
-        var sql = new StringBuilder(INSERT_GROUP);
-        for (int i = 0; i < entries.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append(ROW);
-        }
-        try (var statement = connection.prepareStatement(sql.toString())) {
-            for (int i = 0; i < entries.size(); i++) {
-                bind(statement, i * COLUMNS, connection, entries.get(i));
+        try (var statement = connection.prepareStatement(INSERT_ROW)) {
+            for (var entry : entries) {
+                bind(statement, connection, entry);
+                statement.addBatch();
             }
-            statement.executeUpdate();
+            statement.executeBatch();
         }
     }
 
-    private static void bind(PreparedStatement statement, int offset, Connection connection, AuditEntry entry)
-            throws SQLException {
-        statement.setString(offset + 1, entry.actor());
-        statement.setString(offset + 2, entry.actorKind());
-        statement.setArray(offset + 3, connection.createArrayOf("text", entry.roles().toArray()));
-        statement.setString(offset + 4, entry.action());
-        statement.setString(offset + 5, entry.request());
-        statement.setArray(offset + 6, connection.createArrayOf("uuid", entry.pids().toArray()));
-        statement.setObject(offset + 7, entry.status(), java.sql.Types.INTEGER);
+    private static void bind(PreparedStatement statement, Connection connection, AuditEntry entry) throws SQLException {
+        statement.setString(1, entry.actor());
+        statement.setString(2, entry.actorKind());
+        statement.setArray(3, connection.createArrayOf("text", entry.roles().toArray()));
+        statement.setString(4, entry.action());
+        statement.setString(5, entry.request());
+        statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
+        statement.setObject(7, entry.status(), java.sql.Types.INTEGER);
     }
 
     /**

@@ -175,6 +175,39 @@ class AuditGroupWriterTest {
         assertThat(recorded()).as("visible from another connection once record returned").containsEntry("held-commit", 1);
     }
 
+    /**
+     * Groups of different sizes are inserted with the same SQL text, so that one prepared statement serves them all
+     * (a text per group size missed the driver's statement cache every time).
+     */
+    @Test
+    void groupsOfEverySizeAreInsertedWithOneStatement() throws Exception {
+        var statements = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        var writer = started(preparing(TestStack.backends().postgres(), statements), 10, Duration.ofSeconds(30),
+                Duration.ZERO);
+        writer.record(entry("alone"));
+        List<Future<?>> accepted = new ArrayList<>();
+        try (var held = holdingTheTable()) {
+            accepted.add(lookUp(writer, "in-flight"));
+            await("the writer's INSERT waits for the table", AuditGroupWriterTest::insertWaits);
+            for (int i = 0; i < 3; i++) {
+                accepted.add(lookUp(writer, "grouped-" + i));
+            }
+            await("three records queued", () -> queued() == 3);
+            held.rollback();
+        }
+        for (var future : accepted) {
+            future.get(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(recorded()).containsOnlyKeys("alone", "in-flight", "grouped-0", "grouped-1", "grouped-2")
+                .allSatisfy((request, rows) -> assertThat(rows).isEqualTo(1));
+        var groups = metrics.histogram(AuditGroupWriter.GROUP_SIZE).getSnapshot();
+        assertThat(groups.getMin()).isEqualTo(1);
+        assertThat(groups.getMax()).isEqualTo(3);
+        assertThat(statements).as("the statements of groups of 1 and 3").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(java.util.Set.copyOf(statements)).hasSize(1);
+    }
+
     @Test
     void aFullQueueRefusesALookUpAtOnce() throws Exception {
         var writer = started(TestStack.backends().postgres(), 2, Duration.ofSeconds(30), Duration.ZERO);
@@ -339,6 +372,25 @@ class AuditGroupWriterTest {
         var recorded = recorded();
         assertThat(recorded).containsEntry("before", 1).containsEntry("after", 1);
         assertThat(recorded.values()).as("no record twice").containsOnly(1);
+    }
+
+    /** The data source, whose connections add the SQL text of each statement they prepare to {@code statements}. */
+    static DataSource preparing(DataSource dataSource, List<String> statements) {
+        return (DataSource) Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    Object result = invoke(dataSource, method, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    var connection = (Connection) result;
+                    return Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
+                            new Class<?>[] {Connection.class}, (p, m, a) -> {
+                                if (m.getName().equals("prepareStatement")) {
+                                    statements.add((String) a[0]);
+                                }
+                                return invoke(connection, m, a);
+                            });
+                });
     }
 
     /** The data source, whose first getConnection throws {@code thrown}; the others pass. */
