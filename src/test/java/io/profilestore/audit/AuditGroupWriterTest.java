@@ -118,15 +118,7 @@ class AuditGroupWriterTest {
 
     /** Whether a statement waits for a lock on the audit table (the writer's INSERT, held by the owner's lock). */
     static boolean insertWaits() {
-        try (var connection = TestStack.backends().postgres().getConnection();
-                var statement = connection.createStatement();
-                var rows = statement.executeQuery(
-                        "SELECT count(*) FROM pg_locks WHERE relation = 'audit_record'::regclass AND NOT granted")) {
-            rows.next();
-            return rows.getInt(1) > 0;
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
+        return TestStack.waitsForLock("audit_record");
     }
 
     @Test
@@ -374,8 +366,13 @@ class AuditGroupWriterTest {
         assertThat(recorded.values()).as("no record twice").containsOnly(1);
     }
 
-    /** The data source, whose connections add the SQL text of each statement they prepare to {@code statements}. */
-    static DataSource preparing(DataSource dataSource, List<String> statements) {
+    /** What a connection of {@link #watching} runs before each of its calls. */
+    interface BeforeCall {
+        void run(java.lang.reflect.Method method, Object[] args) throws Throwable;
+    }
+
+    /** The data source, whose connections run {@code before} ahead of each call. */
+    static DataSource watching(DataSource dataSource, BeforeCall before) {
         return (DataSource) Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
                 new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     Object result = invoke(dataSource, method, args);
@@ -385,12 +382,31 @@ class AuditGroupWriterTest {
                     var connection = (Connection) result;
                     return Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
                             new Class<?>[] {Connection.class}, (p, m, a) -> {
-                                if (m.getName().equals("prepareStatement")) {
-                                    statements.add((String) a[0]);
-                                }
+                                before.run(m, a);
                                 return invoke(connection, m, a);
                             });
                 });
+    }
+
+    /** The data source, whose connections add the SQL text of each statement they prepare to {@code statements}. */
+    static DataSource preparing(DataSource dataSource, List<String> statements) {
+        return watching(dataSource, (method, args) -> {
+            if (method.getName().equals("prepareStatement")) {
+                statements.add((String) args[0]);
+            }
+        });
+    }
+
+    /** The data source, whose connections' commits say they are reached and wait for {@code release} (30 s at most). */
+    static DataSource withHeldCommits(DataSource dataSource, CountDownLatch reached, CountDownLatch release) {
+        return watching(dataSource, (method, args) -> {
+            if (method.getName().equals("commit")) {
+                reached.countDown();
+                if (!release.await(30, TimeUnit.SECONDS)) {
+                    throw new SQLException("the test never released the commit");
+                }
+            }
+        });
     }
 
     /** The data source, whose first getConnection throws {@code thrown}; the others pass. */
@@ -402,28 +418,6 @@ class AuditGroupWriterTest {
                         throw thrown;
                     }
                     return invoke(dataSource, method, args);
-                });
-    }
-
-    /** The data source, whose connections' commits say they are reached and wait for {@code release} (30 s at most). */
-    static DataSource withHeldCommits(DataSource dataSource, CountDownLatch reached, CountDownLatch release) {
-        return (DataSource) Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                    Object result = invoke(dataSource, method, args);
-                    if (!method.getName().equals("getConnection")) {
-                        return result;
-                    }
-                    var connection = (Connection) result;
-                    return Proxy.newProxyInstance(AuditGroupWriterTest.class.getClassLoader(),
-                            new Class<?>[] {Connection.class}, (p, m, a) -> {
-                                if (m.getName().equals("commit")) {
-                                    reached.countDown();
-                                    if (!release.await(30, TimeUnit.SECONDS)) {
-                                        throw new SQLException("the test never released the commit");
-                                    }
-                                }
-                                return invoke(connection, m, a);
-                            });
                 });
     }
 

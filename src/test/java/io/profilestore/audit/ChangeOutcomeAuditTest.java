@@ -79,7 +79,7 @@ class ChangeOutcomeAuditTest {
             assertThat(put.get(20, TimeUnit.SECONDS).status()).as("answered while the outcome's table is locked")
                     .isEqualTo(200);
             await("the outcome's INSERT to wait for the table").atMost(Duration.ofSeconds(15))
-                    .pollInterval(Duration.ofMillis(50)).until(ChangeOutcomeAuditTest::outcomeInsertWaits);
+                    .pollInterval(Duration.ofMillis(50)).until(() -> TestStack.waitsForLock("audit_outcome"));
             assertThat(platform.put(pid, etag(2), "{\"surname\": \"Аудитова\"}").status()).isEqualTo(200);
             await("the next outcome to be queued").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
                     .until(() -> outcomesQueued() == 1);
@@ -110,19 +110,6 @@ class ChangeOutcomeAuditTest {
 
     static long outcomesQueued() {
         return ((Number) APP.getEnvironment().metrics().getGauges().get(AuditOutcomeWriter.QUEUED).getValue()).longValue();
-    }
-
-    /** Whether a statement waits for a lock on the outcomes' table (the writer's INSERT, held by the owner's lock). */
-    static boolean outcomeInsertWaits() {
-        try (var connection = TestStack.backends().postgres().getConnection();
-                var statement = connection.createStatement();
-                var rows = statement.executeQuery(
-                        "SELECT count(*) FROM pg_locks WHERE relation = 'audit_outcome'::regclass AND NOT granted")) {
-            rows.next();
-            return rows.getInt(1) > 0;
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
     }
 
     /** The outcomes are written just after the answers: waits, bounded, for the trail to show them. */

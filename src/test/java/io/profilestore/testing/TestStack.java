@@ -16,6 +16,7 @@ import io.profilestore.stack.Endpoints;
 import io.profilestore.stack.Stack;
 import io.profilestore.stack.StackSettings;
 import java.net.URI;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,6 +120,21 @@ public final class TestStack {
             asOwner = postgres.hasSeparateOwner() ? postgres.buildAsOwner(new MetricRegistry(), "test-owner") : backends().postgres();
         }
         return asOwner;
+    }
+
+    /** Whether a statement waits for a lock on {@code table} (one held by a test's transaction, say). */
+    public static boolean waitsForLock(String table) {
+        try (var connection = backends().postgres().getConnection();
+                var statement = connection.prepareStatement(
+                        "SELECT count(*) FROM pg_locks WHERE relation = ?::regclass AND NOT granted")) {
+            statement.setString(1, table);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1) > 0;
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** For {@code DropwizardAppExtension}: the stack's addresses, and random free ports for the service. */
