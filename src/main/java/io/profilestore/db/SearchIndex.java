@@ -8,6 +8,7 @@ import co.elastic.clients.elasticsearch._types.mapping.FieldType;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -158,22 +159,9 @@ public class SearchIndex {
      */
     public SearchPage search(SearchCriteria criteria, int limit, String cursor) {
         var after = cursor == null ? null : Cursor.decode(cursor);
-        var query = query(criteria);
         try {
-            var response = client.search(s -> {
-                s.index(alias)
-                        .query(query)
-                        .size(limit + 1)
-                        .trackTotalHits(t -> t.enabled(false))
-                        .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
-                        .sort(o -> o.field(f -> f.field("nameSort").order(SortOrder.Asc).missing("_last")
-                                .unmappedType(FieldType.Keyword)))
-                        .sort(o -> o.field(f -> f.field("pid").order(SortOrder.Asc)));
-                if (after != null) {
-                    s.searchAfter(after.after());
-                }
-                return s;
-            }, ProfileDocument.class);
+            var response = client.search(request(alias, criteria, limit, after == null ? null : after.after()),
+                    ProfileDocument.class);
             var hits = response.hits().hits();
             var page = hits.subList(0, Math.min(limit, hits.size()));
             String next = hits.size() > limit ? new Cursor(page.get(page.size() - 1).sort()).encode() : null;
@@ -199,6 +187,35 @@ public class SearchIndex {
             }
             throw e;
         }
+    }
+
+    /**
+     * The fields of a hit that a search answers with: the rest of what is indexed (the name keys in every reading,
+     * numbers, e-mail) is for matching, and would be fetched, sent and parsed for nothing.
+     */
+    static final List<String> HIT_FIELDS = List.of("pid", "uid", "masterUid", "version", "surname", "firstName",
+            "patronymic", "birthDate");
+
+    /**
+     * The request of one search page: {@code limit + 1} hits in a total order, after {@code after} (the sort values
+     * of the last hit before), no total counted, only the fields a hit answers with.
+     */
+    public static SearchRequest request(String index, SearchCriteria criteria, int limit, List<FieldValue> after) {
+        return SearchRequest.of(s -> {
+            s.index(index)
+                    .query(query(criteria))
+                    .size(limit + 1)
+                    .trackTotalHits(t -> t.enabled(false))
+                    .source(src -> src.filter(f -> f.includes(HIT_FIELDS)))
+                    .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
+                    .sort(o -> o.field(f -> f.field("nameSort").order(SortOrder.Asc).missing("_last")
+                            .unmappedType(FieldType.Keyword)))
+                    .sort(o -> o.field(f -> f.field("pid").order(SortOrder.Asc)));
+            if (after != null) {
+                s.searchAfter(after);
+            }
+            return s;
+        });
     }
 
     /** Closes a scan's point in time; a close that fails costs nothing lasting, it expires by itself. */

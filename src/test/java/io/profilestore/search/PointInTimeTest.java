@@ -220,4 +220,38 @@ class PointInTimeTest {
         assertThat(seen).as("no hit twice").doesNotHaveDuplicates();
         assertThat(seen).containsAll(created);
     }
+
+    /**
+     * A search fetches of each hit only the fields it answers with: the name keys in every reading, the numbers and
+     * the e-mail are indexed for matching, and would be fetched, sent and parsed for nothing. The answer still shows
+     * every field of a hit.
+     */
+    @Test
+    void aSearchFetchesOnlyTheFieldsItAnswersWith() throws IOException {
+        var api = new Api(APP.getLocalPort());
+        String phone = SearchApi.uniquePhone();
+        var pid = api.create("{\"surname\": \"Выборочная\", \"firstName\": \"Анна\", \"patronymic\": \"Ивановна\", "
+                + "\"birthDate\": \"1990-01-02\", \"email\": \"anna@example.org\", \"phones\": [\"" + phone + "\"], "
+                + "\"documents\": [{\"type\": \"passport\", \"number\": \"4500 123456\"}]}").pid();
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+        var criteria = new io.profilestore.core.search.SearchCriteria(null, null, null, null,
+                io.profilestore.core.search.Numbers.phone(phone).orElseThrow(), null, null);
+
+        var hits = TestStack.backends().elasticsearch().search(io.profilestore.db.SearchIndex.request(
+                TestStack.configuration().getElasticsearch().getIndexAlias(), criteria, 20, null),
+                com.fasterxml.jackson.databind.JsonNode.class).hits().hits();
+
+        assertThat(hits).hasSize(1);
+        var fields = new ArrayList<String>();
+        hits.get(0).source().fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactlyInAnyOrder("pid", "uid", "version", "surname", "firstName", "patronymic",
+                "birthDate");
+        var item = new SearchApi(api).search(Map.of("phone", phone)).json().path("items").path(0);
+        assertThat(item.path("pid").asText()).isEqualTo(pid.toString());
+        assertThat(item.path("uid").asText()).isNotEmpty();
+        assertThat(item.path("version").asLong()).isEqualTo(1);
+        assertThat(List.of(item.path("surname").asText(), item.path("firstName").asText(),
+                item.path("patronymic").asText(), item.path("birthDate").asText()))
+                .containsExactly("Выборочная", "Анна", "Ивановна", "1990-01-02");
+    }
 }

@@ -25,7 +25,19 @@ import org.slf4j.LoggerFactory;
 public final class CursorSeal {
 
     private static final Logger LOG = LoggerFactory.getLogger(CursorSeal.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * Nonces from a DRBG: the platform's default reads /dev/urandom under a lock on every call, one system call per
+     * page of every search.
+     */
+    private static final SecureRandom RANDOM = drbg();
+    /** A cipher per thread, initialized anew for each seal: looking one up costs more than the sealing. */
+    private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("this JVM has no AES-GCM", e);
+        }
+    });
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
     /** Far above any cursor of ours (three sort values, a long name among them), far below a URL's limit. */
@@ -57,6 +69,14 @@ public final class CursorSeal {
             key = new SecretKeySpec(Base64.getDecoder().decode(settings.getCursorKey()), "AES");
         }
         return new CursorSeal(key, settings.getCursorTtl().toJavaDuration(), Clock.systemUTC());
+    }
+
+    private static SecureRandom drbg() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (GeneralSecurityException e) {
+            return new SecureRandom();
+        }
     }
 
     static SecretKey randomKey() {
@@ -120,7 +140,7 @@ public final class CursorSeal {
     }
 
     private Cipher cipher(int mode, byte[] nonce, String search) throws GeneralSecurityException {
-        var cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        var cipher = CIPHERS.get();
         cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
         cipher.updateAAD(search.getBytes(StandardCharsets.UTF_8));
         return cipher;
