@@ -38,7 +38,7 @@ public class Outbox {
             SELECT count(*), min(recorded_at) FROM outbox
              WHERE published_at IS NULL AND (not_before IS NULL OR not_before <= clock_timestamp())
             """;
-    private static final String PURGE = """
+    static final String PURGE = """
             DELETE FROM outbox WHERE id IN (SELECT id FROM outbox
              WHERE published_at < clock_timestamp() - make_interval(secs => ?) LIMIT 10000)
             """;

@@ -30,6 +30,9 @@ public final class PostgresSchema {
                 // inside a string literal of afterMigrate.sql, which quotes it as an identifier itself (%I)
                 .placeholders(Map.of("serviceRole", serviceRole.replace("'", "''")))
                 .failOnMissingLocations(true)
+                // Flyway's lock as a session lock, not a transaction held open: CREATE INDEX CONCURRENTLY waits for
+                // every open transaction to end, Flyway's own included, and would wait for ever (V12)
+                .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
                 .load()
                 .migrate();
         return new Result(
