@@ -107,4 +107,45 @@ class OutboxPurgeTest {
             }
         }
     }
+
+    /**
+     * A migrate Job killed while V12 built its index concurrently leaves the index behind, INVALID: never used, yet
+     * kept up to date by every write. Flyway had not recorded V12 (nor V13), so the next migrate runs them again, and V13 builds it
+     * anew rather than finding one of that name and stopping there.
+     */
+    @Test
+    void anIndexLeftInvalidByAnInterruptedBuildIsBuiltAgain() throws Exception {
+        var owner = TestStack.asOwner();
+        try (var connection = owner.getConnection(); var statement = connection.createStatement()) {
+            statement.execute("DROP INDEX CONCURRENTLY IF EXISTS outbox_published_at");
+            statement.execute("INSERT INTO outbox (entity_type, entity_id, version) VALUES ('profile', gen_random_uuid(), 1), "
+                    + "('profile', gen_random_uuid(), 1)");
+            // a concurrent build that fails half way (here: not unique) leaves its index behind, invalid
+            try {
+                statement.execute("CREATE UNIQUE INDEX CONCURRENTLY outbox_published_at ON outbox (entity_type)");
+            } catch (java.sql.SQLException expected) {
+                // could not create unique index
+            }
+            assertThat(valid(statement)).as("left invalid").isFalse();
+            statement.execute("DELETE FROM flyway_schema_history WHERE version IN ('12', '13')");
+        }
+
+        io.profilestore.schema.PostgresSchema.migrate(owner, TestStack.configuration().getPostgres().getUser(), true);
+
+        try (var connection = owner.getConnection(); var statement = connection.createStatement()) {
+            assertThat(valid(statement)).as("built again").isTrue();
+            try (var rows = statement.executeQuery("SELECT pg_get_indexdef('outbox_published_at'::regclass)")) {
+                rows.next();
+                assertThat(rows.getString(1)).contains("(published_at)").contains("WHERE (published_at IS NOT NULL)");
+            }
+            statement.execute("DELETE FROM outbox WHERE published_at IS NULL AND version = 1 AND entity_type = 'profile' "
+                    + "AND recorded_at > now() - interval '1 minute'");
+        }
+    }
+
+    private static boolean valid(java.sql.Statement statement) throws java.sql.SQLException {
+        try (var rows = statement.executeQuery("SELECT indisvalid FROM pg_index WHERE indexrelid = 'outbox_published_at'::regclass")) {
+            return rows.next() && rows.getBoolean(1);
+        }
+    }
 }
