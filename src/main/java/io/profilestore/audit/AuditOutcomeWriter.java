@@ -43,9 +43,16 @@ public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Out
 
     /** Queues the status the caller of these changes was answered; returns at once. */
     public void record(List<Long> recordIds, int status) {
-        if (!offer(new Outcome(List.copyOf(recordIds), status))) {
+        var outcome = new Outcome(List.copyOf(recordIds), status);
+        if (!taking() || !offer(outcome)) {
             failures.mark();
-            LOG.warn("the audit outcome queue is full; a change's outcome stays unknown in the audit trail");
+            LOG.warn("a change's outcome stays unknown in the audit trail: {}",
+                    taking() ? "the audit outcome queue is full" : "the audit outcome writer has stopped");
+            return;
+        }
+        // the writer stopped between the check and the queueing, after its last look at the queue: nobody would take it
+        if (!taking() && takeBack(outcome)) {
+            abandon(List.of(outcome), new IllegalStateException("the audit outcome writer has stopped"));
         }
     }
 
