@@ -40,8 +40,8 @@ public class AuditSettings {
 
     /**
      * How long a look-up waits for its record's commit at most before it is refused (503): with PostgreSQL
-     * frozen, this bounds every operator's request. At most 10 s, so that a look-up still waits less than the
-     * server's shutdownGracePeriod (10 s in the chart), which lets requests in flight end before the writers stop.
+     * frozen, this bounds every operator's request. At most 10 s, so that a look-up waits no longer than the server's
+     * shutdownGracePeriod (10 s in the chart), which lets requests in flight end before the writers stop.
      */
     @NotNull
     @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
@@ -52,8 +52,8 @@ public class AuditSettings {
      * How long each audit writer's stop waits for what is queued at most. A pod has terminationGracePeriodSeconds
      * (30 s in the chart) to stop in, and the stops come one after the other: the preStop pause (5 s), Jetty's drain
      * (server.shutdownGracePeriod, 10 s), then the managed objects, among them the two audit writers (5 s each at
-     * most with this bound, whatever maxWait is), which leaves 5 s for the rest (the relay, the backends' clients)
-     * before Kubernetes kills the process. Look-ups in flight were answered during Jetty's drain; what is still
+     * most with this bound, whatever maxWait is) and the outbox relay (OutboxRelay.STOP_WAIT, 3 s), which leaves 2 s
+     * for the rest (the backends' clients) before Kubernetes kills the process. Look-ups in flight were answered during Jetty's drain; what is still
      * queued once this runs out is refused or, for outcomes, stays unknown.
      */
     public static final java.time.Duration MAX_STOP_WAIT = java.time.Duration.ofSeconds(5);

@@ -102,10 +102,18 @@ public class OutboxRelay implements Managed {
         }
     }
 
+    /**
+     * How long a stop waits for the drain under way at most: a pod has terminationGracePeriodSeconds to stop in (see
+     * AuditSettings.MAX_STOP_WAIT for the sum). A drain cut short leaves its rows unpublished, for the next relay.
+     */
+    public static final Duration STOP_WAIT = Duration.ofSeconds(3);
+
     @Override
     public void stop() throws InterruptedException {
         scheduler.shutdown();
-        scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        if (!scheduler.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            scheduler.shutdownNow();
+        }
         closeChannel();
     }
 

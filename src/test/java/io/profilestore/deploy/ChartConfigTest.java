@@ -117,7 +117,7 @@ class ChartConfigTest {
     /**
      * Kubernetes kills a pod terminationGracePeriodSeconds after it asks it to stop; the stops in between come one
      * after the other: the preStop pause, Jetty's drain, then the audit writers' stops (each bounded whatever
-     * audit.maxWait is), with time left for the rest.
+     * audit.maxWait is) and the relay's, with time left for the rest.
      */
     @ParameterizedTest
     @EnumSource(Values.class)
@@ -130,9 +130,11 @@ class ChartConfigTest {
                 pod.path("containers").get(0).path("lifecycle").path("preStop").path("sleep").path("seconds").asLong());
         var drain = ((DefaultServerFactory) config.getServerFactory()).getShutdownGracePeriod().toJavaDuration();
         var writers = config.getAudit().stopWait().multipliedBy(2);
+        var relay = io.profilestore.events.OutboxRelay.STOP_WAIT;
 
         assertThat(preStop).isPositive();
-        assertThat(preStop.plus(drain).plus(writers)).as("preStop %s + drain %s + audit writers %s", preStop, drain, writers)
+        assertThat(preStop.plus(drain).plus(writers).plus(relay))
+                .as("preStop %s + drain %s + audit writers %s + relay %s", preStop, drain, writers, relay)
                 .isLessThan(grace);
     }
 
