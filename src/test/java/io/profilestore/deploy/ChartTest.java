@@ -207,6 +207,8 @@ class ChartTest {
                 Map.<String, Object>of("config.cassandra.replication.factor", 0),
                 Map.<String, Object>of("config.elasticsearch.index.shards", 0),
                 Map.<String, Object>of("config.profiles.lockLease", "five seconds"),
+                Map.<String, Object>of("config.indexer.relayLinger", "2s"),
+                Map.<String, Object>of("config.indexer.relayLinger", "1500ms"),
                 Map.<String, Object>of("config.postgres.url", "postgres://pg/profiles"),
                 Map.<String, Object>of("secrets.postgres.name", ""),
                 Map.<String, Object>of("config.auth.jwt.jwksUrl", "https://idp.example/jwks"),
