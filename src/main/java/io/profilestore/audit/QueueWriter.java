@@ -55,8 +55,9 @@ public abstract class QueueWriter<T> implements Managed {
 
     @Override
     public void start() {
-        started = true;
+        // started once the thread is: before, the health check could see a writer not started yet as stalled
         thread.start();
+        started = true;
     }
 
     /**

@@ -26,8 +26,8 @@ public final class CursorSeal {
 
     private static final Logger LOG = LoggerFactory.getLogger(CursorSeal.class);
     /**
-     * Nonces from a DRBG: the platform's default reads /dev/urandom under a lock on every call, one system call per
-     * page of every search.
+     * Nonces from a DRBG, computed in the JVM: the platform's default reads /dev/urandom on every call, a system call
+     * per page of every search (both serialize their callers).
      */
     private static final SecureRandom RANDOM = drbg();
     /** A cipher per thread, initialized anew for each seal: looking one up costs more than the sealing. */
