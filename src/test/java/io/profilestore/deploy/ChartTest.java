@@ -93,6 +93,23 @@ class ChartTest {
                 .contains("profile-store-migrate");
     }
 
+    /**
+     * The collector is named, not left to the JVM's ergonomics: in a container of less than 1792 MiB (the API's
+     * 1 GiB, the indexer's 768 MiB) JDK 17 picks the serial collector, one thread stopping the service for every
+     * collection, where the benchmark measures G1 (bench/run).
+     */
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void apiAndIndexerRunWithTheCollectorTheBenchmarkMeasures(Values values) {
+        var docs = Charts.documents(values);
+        for (var component : List.of("api", "indexer")) {
+            var container = Charts.named(docs, "Deployment", "profile-store-" + component)
+                    .path("spec").path("template").path("spec").path("containers").get(0);
+            assertThat(args(container)).as(component).contains("-XX:+UseG1GC")
+                    .noneMatch(a -> a.matches("-XX:\\+Use(Serial|Parallel|Z|Shenandoah)GC"));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Values.class)
     void apiAndIndexerRunTheirCommandsWithProbesOnTheAdminPort(Values values) {
