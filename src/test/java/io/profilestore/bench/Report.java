@@ -64,7 +64,10 @@ final class Report {
         Files.createDirectories(dir);
         var md = new StringBuilder();
         md.append("# profile-store benchmark, ").append(ZonedDateTime.now().toLocalDate()).append("\n\n");
-        md.append("Command: `./bench/run ").append(options.command()).append("` at commit `").append(git())
+        // the JVM options a run was given (GC logs, JFR) are part of its command
+        var javaOptions = System.getenv().getOrDefault("BENCH_JAVA_OPTS", "").strip();
+        md.append("Command: `").append(javaOptions.isEmpty() ? "" : "BENCH_JAVA_OPTS='" + javaOptions + "' ")
+                .append("./bench/run ").append(options.command()).append("` at commit `").append(git())
                 .append("`; ").append(String.format("%,d", options.profiles())).append(" profiles (seed ")
                 .append(options.seed()).append("), each scenario ").append(options.warmup().toSeconds())
                 .append(" s of warm-up (not counted) and ").append(options.duration().toSeconds()).append(" s measured")
