@@ -123,7 +123,7 @@ public final class Bench {
         app.before();
         var pool = Executors.newFixedThreadPool(64);
         var bench = new Bench(options, app, pool);
-        try (var http = bench.http) {
+        try (var http = bench.http; var cpu = bench.cpu) {
             return bench.runAll();
         } finally {
             pool.shutdownNow();
@@ -135,6 +135,7 @@ public final class Bench {
     private final DropwizardTestSupport<ProfileStoreConfiguration> app;
     private final ExecutorService pool;
     private final BenchHttp http;
+    private final CpuMeter cpu = CpuMeter.start();
     private final List<Load.Result> results = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final Transliterator romanize = Transliterator.getInstance("Russian-Latin/BGN");
@@ -154,7 +155,7 @@ public final class Bench {
     private Path runAll() throws Exception {
         var dataset = load();
         if (options.only().equals(Set.of("import"))) {
-            return Report.write(options, results, notes);
+            return Report.write(options, results, notes, cpu);
         }
         var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
         var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
@@ -189,7 +190,7 @@ public final class Bench {
         if (options.runs("lag")) {
             run(indexLag());
         }
-        return Report.write(options, results, notes);
+        return Report.write(options, results, notes, cpu);
     }
 
     private static UUID randomPid(Dataset dataset) {

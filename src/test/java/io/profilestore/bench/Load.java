@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -19,9 +20,16 @@ import org.HdrHistogram.Histogram;
  */
 public final class Load {
 
-    /** What one run measured. Latencies in microseconds. */
+    /**
+     * What one run measured. Latencies in microseconds. {@code window}: when it was measured, and for an open loop
+     * the slowest latency of the requests due in each of its seconds; {@code null} for a result made otherwise.
+     */
     public record Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors,
-            String firstError) {
+            String firstError, Window window) {
+
+        Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors, String firstError) {
+            this(scenario, targetRate, throughput, latencies, errors, firstError, null);
+        }
 
         /** Runs of one scenario, each as long as the others, as one result: their latencies and their mean rate. */
         static Result together(List<Result> runs) {
@@ -32,6 +40,13 @@ public final class Load {
                     runs.stream().mapToLong(Result::errors).sum(),
                     runs.stream().map(Result::firstError).filter(java.util.Objects::nonNull).findFirst().orElse(null));
         }
+    }
+
+    /**
+     * The measured part of a run, in {@link System#nanoTime()}, and the slowest latency (microseconds) of the
+     * requests due in each of its seconds (empty for a closed loop).
+     */
+    public record Window(long fromNanos, long toNanos, AtomicLongArray slowestBySecond) {
     }
 
     /** An operation: starts a request and completes with its HTTP-like status (2xx, 3xx good; else an error). */
@@ -51,6 +66,7 @@ public final class Load {
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
         long completed = 0;
+        var slowest = new AtomicLongArray((int) Math.max(1, measured.toSeconds()));
         for (long i = 0; ; i++) {
             long due = start + i * interval;
             if (due >= end) {
@@ -79,12 +95,15 @@ public final class Load {
                     } else {
                         histogram.recordValue(Math.min(latency, histogram.getHighestTrackableValue()));
                     }
+                    int second = (int) Math.min(slowest.length() - 1, (due - measureFrom) / 1_000_000_000L);
+                    slowest.accumulateAndGet(second, latency, Math::max);
                 }
                 inFlight.arriveAndDeregister();
             });
         }
         awaitAll(inFlight);
-        return new Result(scenario, rate, completed / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get());
+        return new Result(scenario, rate, completed / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
+                new Window(measureFrom, end, slowest));
     }
 
     /** {@code clients} loops back to back; returns the rate of successful operations, {@code weight} each. */
@@ -125,7 +144,8 @@ public final class Load {
         }
         CompletableFuture.allOf(loops).join();
         threads.shutdown();
-        return new Result(scenario, 0, done.get() / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get());
+        return new Result(scenario, 0, done.get() / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
+                new Window(measureFrom, end, new AtomicLongArray(0)));
     }
 
     private static void awaitAll(Phaser inFlight) {

@@ -23,6 +23,9 @@ final class PostgresBaseline {
 
     static PostgresBaseline prepare(DataSource dataSource, Dataset dataset, NameNormalizer names) throws Exception {
         try (var connection = dataSource.getConnection(); var statement = connection.createStatement()) {
+            // loading and indexing a million rows takes minutes on two busy cores, not the pool's 5 s a read
+            // (the pool puts the connection's own timeout back when it is returned)
+            connection.setNetworkTimeout(Runnable::run, (int) java.util.concurrent.TimeUnit.MINUTES.toMillis(20));
             statement.execute("CREATE SCHEMA IF NOT EXISTS bench");
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS bench.profile (

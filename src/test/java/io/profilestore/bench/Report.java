@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Writes a run's results: {@code README.md} (the table, the targets, the overhead against the backends alone,
- * the command and the machine), {@code report.html} (latency by percentile, as SVG, no script) and each
+ * the command and the machine, where the CPU went), {@code report.html} (latency by percentile, as SVG, no script) and each
  * scenario's percentile distribution ({@code *.hgrm}, HdrHistogram's text form, in milliseconds).
  */
 final class Report {
@@ -59,7 +59,7 @@ final class Report {
     private Report() {
     }
 
-    static Path write(Bench.Options options, List<Load.Result> results, List<String> notes) throws IOException {
+    static Path write(Bench.Options options, List<Load.Result> results, List<String> notes, CpuMeter cpu) throws IOException {
         Path dir = options.out();
         Files.createDirectories(dir);
         var md = new StringBuilder();
@@ -140,6 +140,7 @@ final class Report {
                     SEARCH_CALLERS, platform.throughput(), ms(platform.latencies(), 50), operator.throughput(),
                     ms(operator.latencies(), 50), share, OPERATOR_SHARE, share >= OPERATOR_SHARE ? "met" : "**not met**"));
         }
+        CpuReport.append(md, dir, results, cpu);
         if (!notes.isEmpty()) {
             md.append("\n## Notes\n\n");
             notes.forEach(note -> md.append("- ").append(note).append('\n'));
