@@ -121,7 +121,7 @@ public final class Bench {
                         // schedule off); its cost is not what the scenarios measure.
                         ConfigOverride.config("users.checkTablesEvery", "0s")));
         app.before();
-        var pool = Executors.newFixedThreadPool(64);
+        var pool = Executors.newFixedThreadPool(64, Load.named(Load.THREADS));
         var bench = new Bench(options, app, pool);
         try (var http = bench.http; var cpu = bench.cpu) {
             return bench.runAll();

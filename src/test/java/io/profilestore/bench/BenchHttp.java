@@ -45,6 +45,7 @@ final class BenchHttp implements Closeable {
                 .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(2).setTcpNoDelay(true).build())
                 .setDefaultRequestConfig(RequestConfig.custom().setConnectionRequestTimeout(Timeout.ofMinutes(2)).build())
                 .disableCookieManagement().disableAutomaticRetries()
+                .setThreadFactory(Load.named("bench-client"))
                 .build();
         client.start();
     }

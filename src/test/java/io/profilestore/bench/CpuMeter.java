@@ -3,218 +3,338 @@ package io.profilestore.bench;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
 import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
 /**
- * Where the machine's CPU went, second by second, while the benchmark ran: each backing service, the benchmark's
- * JVM split into the service, the load generator, the collector and the JIT, the rest of the machine, and the time
- * the hypervisor gave to others ({@code steal}). Also how long the collector stopped the service in each second.
- * Everything runs on the same two cores, so a slow second is explained, or not, by what else ran in it.
+ * Where the machine's CPU went while the benchmark ran, sampled about once a second: each backing service, the
+ * benchmark's JVM split into the service, the load generator, the collector and the JIT, the rest of the machine,
+ * and the time the hypervisor gave to others; and how long the collector stopped the JVM. Everything runs on the
+ * same two cores, so a slow second is explained, or not, by what else ran in it.
  *
  * <p>Read from {@code /proc} (Linux): each process's and each of our threads' CPU ticks, and the machine's in
- * {@code /proc/stat}. A process is put in a group by its command line, a thread of ours by its name.
+ * {@code /proc/stat}. A process is put in a group by its command line, a thread of ours by its name (the load
+ * generator's threads are all named {@code bench-}).
  */
 final class CpuMeter implements AutoCloseable {
 
     /** The groups, in the order the report shows them. */
-    static final List<String> GROUPS = List.of("service", "load", "gc", "jit", "cassandra", "elasticsearch",
-            "postgresql", "rabbitmq", "other", "steal", "idle");
+    enum Group {
+        SERVICE, LOAD, GC, JIT, ENDED, CASSANDRA, ELASTICSEARCH, POSTGRESQL, RABBITMQ, OTHER, STEAL, IDLE;
 
-    /** One sample: the cores each group used since the previous one, and the collector's pauses in it. */
-    record Second(long atNanos, Map<String, Double> cores, double gcPausedMillis) {
+        /** The backing services: a group of processes that may not be on this machine at all (an external stack). */
+        static final Set<Group> PROCESSES = EnumSet.of(CASSANDRA, ELASTICSEARCH, POSTGRESQL, RABBITMQ);
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * One sample: the ticks (1/100 s of one core) each group used between two readings, the collector's pauses
+     * reported in it, and which backing services had a process on the machine.
+     */
+    record Sample(long fromNanos, long toNanos, Map<Group, Long> ticks, long pausedMillis, Set<Group> present) {
+    }
+
+    /** Samples put together over a span: the cores each group used on average, pauses in ms a second. */
+    record Usage(Map<Group, Double> cores, double pausedMillisPerSecond, Set<Group> present, double seconds) {
+
+        /** The cores of a group, or empty where it is a backing service with no process here. */
+        java.util.OptionalDouble of(Group group) {
+            return Group.PROCESSES.contains(group) && !present.contains(group) ? java.util.OptionalDouble.empty()
+                    : java.util.OptionalDouble.of(cores.get(group));
+        }
     }
 
     // /proc counts in clock ticks; USER_HZ is 100 on every Linux we run (getconf CLK_TCK)
-    private static final double TICKS_PER_SECOND = 100;
-    private static final long SELF = ProcessHandle.current().pid();
+    static final double TICKS_PER_SECOND = 100;
+
+    private static final Set<String> COLLECTOR_THREADS = Set.of("GC Thread", "G1 ", "VM Thread", "ZDirector", "ZDriver",
+            "ZWorker", "ZRuntimeWorke", "ZStat", "ZUncommit", "ZUnmapper");
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(run -> {
-        var thread = new Thread(run, "cpu-meter");
+        var thread = new Thread(run, "bench-cpu-meter");
         thread.setDaemon(true);
         return thread;
     });
-    private final List<Second> seconds = new ArrayList<>();
-    private final Map<String, Long> lastTicks = new HashMap<>();
-    private final Map<Long, String> groupOfProcess = new HashMap<>();
-    private final DoubleAdder pausedMillis = new DoubleAdder();
-    /** The machine's busy, steal and idle ticks at the last sample. */
+    private final List<Sample> samples = new ArrayList<>();
+    private final AtomicLong pausedMillis = new AtomicLong();
+    private final AtomicLong failedSamples = new AtomicLong();
+    private final Map<NotificationEmitter, NotificationListener> listeners = new HashMap<>();
+    private final long self = ProcessHandle.current().pid();
+    /** Each process's and thread's ticks at the last sample, by pid or tid and start time (ids are reused). */
+    private Map<String, Long> lastTicks = Map.of();
+    private final Map<String, Group> groupOfProcess = new HashMap<>();
     private long[] lastMachine;
+    private long lastSelf;
     private long lastAt;
 
     private CpuMeter() {
     }
 
-    /** Starts sampling once a second; {@code null} where there is no {@code /proc} to read. */
+    /** Starts sampling about once a second; {@code null} where there is no {@code /proc} to read. */
     static CpuMeter start() {
-        if (!Files.isReadable(Path.of("/proc/stat"))) {
+        if (!Files.isReadable(Path.of("/proc/stat")) || !Files.isReadable(Path.of("/proc/self/task"))) {
             return null;
         }
         var meter = new CpuMeter();
         meter.listenToCollector();
-        meter.sample();
-        meter.timer.scheduleAtFixedRate(meter::sample, 1, 1, TimeUnit.SECONDS);
+        meter.sampleNow();
+        // with a fixed delay a late sample is followed by a whole second, not by a short one of few ticks
+        meter.timer.scheduleWithFixedDelay(meter::sampleNow, 1, 1, TimeUnit.SECONDS);
         return meter;
     }
 
-    /** The samples taken between two {@link System#nanoTime()} readings. */
-    synchronized List<Second> between(long fromNanos, long toNanos) {
-        return seconds.stream().filter(s -> s.atNanos() > fromNanos && s.atNanos() <= toNanos + 1_000_000_000L).toList();
+    /** The samples that overlap a span of {@link System#nanoTime()}, put together by how much of each it covers. */
+    synchronized Usage between(long fromNanos, long toNanos) {
+        return usage(samples, fromNanos, toNanos);
+    }
+
+    /** The samples that overlap a span of {@link System#nanoTime()}. */
+    synchronized List<Sample> samples(long fromNanos, long toNanos) {
+        return samples.stream().filter(s -> s.toNanos() > fromNanos && s.fromNanos() < toNanos).toList();
+    }
+
+    /** Samples that could not be read (a process that vanished mid-read, say): their ticks fall into the next one. */
+    long failedSamples() {
+        return failedSamples.get();
+    }
+
+    /** Each sample counts by the share of it within the span, so a sample half in a scenario's warm-up counts half. */
+    static Usage usage(List<Sample> samples, long fromNanos, long toNanos) {
+        var ticks = new EnumMap<Group, Double>(Group.class);
+        double covered = 0;
+        double paused = 0;
+        var present = EnumSet.noneOf(Group.class);
+        for (var sample : samples) {
+            long overlap = Math.min(toNanos, sample.toNanos()) - Math.max(fromNanos, sample.fromNanos());
+            if (overlap <= 0) {
+                continue;
+            }
+            double share = (double) overlap / (sample.toNanos() - sample.fromNanos());
+            for (var group : Group.values()) {
+                ticks.merge(group, sample.ticks().getOrDefault(group, 0L) * share, Double::sum);
+            }
+            covered += overlap / 1e9;
+            paused += sample.pausedMillis() * share;
+            present.addAll(sample.present());
+        }
+        var cores = new EnumMap<Group, Double>(Group.class);
+        for (var group : Group.values()) {
+            cores.put(group, covered == 0 ? 0 : ticks.getOrDefault(group, 0.0) / TICKS_PER_SECOND / covered);
+        }
+        return new Usage(cores, covered == 0 ? 0 : paused / covered, present, covered);
+    }
+
+    /** Takes a sample now (the timer does every second); returns when it ended, in {@link System#nanoTime()}. */
+    synchronized long sampleNow() {
+        try {
+            sample();
+        } catch (IOException | RuntimeException e) {
+            // a process that ended while it was read, /proc changing under us: this sample's ticks go to the next
+            failedSamples.incrementAndGet();
+        }
+        return lastAt;
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
+        listeners.forEach((emitter, listener) -> {
+            try {
+                emitter.removeNotificationListener(listener);
+            } catch (ListenerNotFoundException e) {
+                // gone already
+            }
+        });
     }
 
-    /** Pauses only: G1's and the serial collector's beans report stop-the-world collections, ZGC's "Pauses" bean. */
+    /**
+     * The collector's stop-the-world pauses, as its beans report them: G1's young and full collections (and, from
+     * JDK 20, the remark and cleanup pauses of "G1 Concurrent GC"), ZGC's "Pauses"; not the "Cycles" beans, whose
+     * durations are concurrent work. A pause counts in the sample its notification arrives in.
+     */
     private void listenToCollector() {
         for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
-            String name = collector.getName();
-            if (name.contains("Cycles") || name.contains("Concurrent")) {
+            if (collector.getName().contains("Cycles")) {
                 continue;
             }
-            ((NotificationEmitter) collector).addNotificationListener((notification, handback) -> {
+            NotificationListener listener = (Notification notification, Object handback) -> {
                 if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
                     var info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-                    pausedMillis.add(info.getGcInfo().getDuration());
+                    pausedMillis.addAndGet(info.getGcInfo().getDuration());
                 }
-            }, null, null);
+            };
+            ((NotificationEmitter) collector).addNotificationListener(listener, null, null);
+            listeners.put((NotificationEmitter) collector, listener);
         }
     }
 
-    private synchronized void sample() {
-        try {
-            long at = System.nanoTime();
-            var ticks = new HashMap<String, Long>();
-            for (var group : GROUPS) {
-                ticks.put(group, 0L);
-            }
-            long[] machine = machineTicks();
-            long busy = machine[0];
-            long[] known = {0};
-            try (var processes = Files.list(Path.of("/proc"))) {
-                processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).forEach(p -> {
-                    long pid = Long.parseLong(p.getFileName().toString());
-                    if (pid == SELF) {
-                        return;
-                    }
-                    String group = groupOfProcess.computeIfAbsent(pid, CpuMeter::groupOf);
-                    if (!group.isEmpty()) {
-                        long used = cumulative("p" + pid, ticksOf(p.resolve("stat")));
-                        ticks.merge(group, used, Long::sum);
-                        known[0] += used;
-                    }
-                });
-            }
-            try (var threads = Files.list(Path.of("/proc/self/task"))) {
-                threads.forEach(t -> {
-                    String group = groupOfThread(read(t.resolve("comm")).strip());
-                    long used = cumulative("t" + t.getFileName(), ticksOf(t.resolve("stat")));
+    /** Reads everything first and changes the meter's state only once the whole sample was read. */
+    private void sample() throws IOException {
+        long at = System.nanoTime();
+        long[] machine = machineTicks();
+        long selfTicks = ticksOf(stat(Path.of("/proc/self/stat")));
+        var nowTicks = new HashMap<String, Long>();
+        var ticks = new EnumMap<Group, Long>(Group.class);
+        var present = EnumSet.noneOf(Group.class);
+        var groups = new HashMap<String, Group>();
+        long backing = 0;
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (var dir : (Iterable<Path>) processes::iterator) {
+                String name = dir.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
+                    continue;
+                }
+                String[] stat = stat(dir.resolve("stat"));
+                if (stat == null) {
+                    continue;
+                }
+                String key = "p" + name + ":" + stat[19];
+                Group group = groupOfProcess.containsKey(key) ? groupOfProcess.get(key) : groupOf(dir);
+                groups.put(key, group);
+                if (group != null) {
+                    long used = since(key, ticksOf(stat), nowTicks);
                     ticks.merge(group, used, Long::sum);
-                    known[0] += used;
-                });
+                    present.add(group);
+                    backing += used;
+                }
             }
-            ticks.put("other", Math.max(0, busy - known[0]));
-            ticks.put("steal", machine[1]);
-            ticks.put("idle", machine[2]);
-            if (lastMachine != null) {
-                double seconds = (at - lastAt) / 1e9;
-                var cores = new HashMap<String, Double>();
-                ticks.forEach((group, used) -> cores.put(group, used / TICKS_PER_SECOND / seconds));
-                this.seconds.add(new Second(at, cores, pausedMillis.sumThenReset()));
-            } else {
-                pausedMillis.reset();
-            }
-            lastMachine = new long[] {machine[3], machine[4], machine[5]};
-            lastAt = at;
-        } catch (IOException | RuntimeException e) {
-            // a process that ended while it was read, or /proc changing under us: this second is lost, not the run
         }
+        long threads = 0;
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (var dir : (Iterable<Path>) tasks::iterator) {
+                String[] stat = stat(dir.resolve("stat"));
+                if (stat == null) {
+                    continue;
+                }
+                long used = since("t" + dir.getFileName() + ":" + stat[19], ticksOf(stat), nowTicks);
+                ticks.merge(groupOfThread(commOf(dir)), used, Long::sum);
+                threads += used;
+            }
+        }
+        if (lastMachine != null) {
+            long jvm = Math.max(0, selfTicks - lastSelf);
+            // what threads that ended since the last sample used: in the process's total, in no live thread
+            ticks.put(Group.ENDED, Math.max(0, jvm - threads));
+            long busy = machine[0] - lastMachine[0];
+            ticks.put(Group.OTHER, Math.max(0, busy - Math.max(jvm, threads) - backing));
+            ticks.put(Group.STEAL, machine[1] - lastMachine[1]);
+            ticks.put(Group.IDLE, machine[2] - lastMachine[2]);
+            samples.add(new Sample(lastAt, at, ticks, pausedMillis.getAndSet(0), present));
+        } else {
+            pausedMillis.set(0);
+        }
+        lastTicks = nowTicks;
+        groupOfProcess.clear();
+        groupOfProcess.putAll(groups);
+        lastMachine = machine;
+        lastSelf = selfTicks;
+        lastAt = at;
     }
 
-    /** Ticks since the last sample of this process or thread (all of them the first time it is seen after the start). */
-    private long cumulative(String key, long total) {
-        Long last = lastTicks.put(key, total);
+    /**
+     * Ticks since the last sample of this process or thread; all of its ticks when it was not there then (it
+     * started since), none on the first sample.
+     */
+    private long since(String key, long total, Map<String, Long> nowTicks) {
+        nowTicks.put(key, total);
+        Long last = lastTicks.get(key);
         if (last == null) {
             return lastMachine == null ? 0 : total;
         }
         return Math.max(0, total - last);
     }
 
-    /** The machine's busy, steal and idle ticks since the last sample, from the first line of /proc/stat. */
-    private long[] machineTicks() throws IOException {
-        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+    /** The machine's busy, steal and idle ticks so far, from the first line of /proc/stat (idle with iowait). */
+    private static long[] machineTicks() throws IOException {
+        String[] f = Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.ISO_8859_1).get(0).trim().split("\\s+");
         long user = Long.parseLong(f[1]) + Long.parseLong(f[2]);
         long system = Long.parseLong(f[3]) + Long.parseLong(f[6]) + Long.parseLong(f[7]);
-        long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-        long[] totals = {user + system, Long.parseLong(f[8]), idle};
-        long[] since = new long[3];
-        for (int i = 0; lastMachine != null && i < 3; i++) {
-            since[i] = totals[i] - lastMachine[i];
-        }
-        return new long[] {since[0], since[1], since[2], totals[0], totals[1], totals[2]};
+        return new long[] {user + system, Long.parseLong(f[8]), Long.parseLong(f[4]) + Long.parseLong(f[5])};
     }
 
-    /** utime + stime of a /proc/.../stat line: the 14th and 15th fields, counted after the command's parenthesis. */
-    private static long ticksOf(Path stat) {
-        String line = read(stat);
-        if (line.isEmpty()) {
-            return 0;
-        }
-        String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    /** The CPUs /proc/stat counts (its cpuN lines): what the machine's ticks are shared by. */
+    static int cpus() throws IOException {
+        return (int) Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.ISO_8859_1).stream()
+                .filter(line -> line.matches("cpu\\d+ .*")).count();
     }
 
-    /** A backing service's group by the process's command line; empty for anything else ("other"). */
-    private static String groupOf(long pid) {
-        String command = read(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
-        if (command.contains("org.apache.cassandra")) {
-            return "cassandra";
+    /** A /proc/.../stat line's fields after the command's closing parenthesis (the 3rd field on); null if gone. */
+    private static String[] stat(Path file) {
+        String line = read(file);
+        int end = line.lastIndexOf(')');
+        return end < 0 ? null : line.substring(end + 2).split(" ");
+    }
+
+    /** utime + stime: the 14th and 15th fields. */
+    private static long ticksOf(String[] stat) {
+        return Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
+    }
+
+    private static String commOf(Path task) {
+        return read(task.resolve("comm")).strip();
+    }
+
+    /** A backing service by the process's command line; null for anything else ("other"). */
+    private static Group groupOf(Path process) {
+        String command = read(process.resolve("cmdline")).replace('\0', ' ');
+        if (command.contains("org.apache.cassandra.service.CassandraDaemon")) {
+            return Group.CASSANDRA;
         }
-        if (command.contains("org.elasticsearch")) {
-            return "elasticsearch";
+        if (command.contains("org.elasticsearch.")) {
+            return Group.ELASTICSEARCH;
         }
         if (command.startsWith("postgres") || command.contains("/postgresql/")) {
-            return "postgresql";
+            return Group.POSTGRESQL;
         }
-        if (command.contains("beam.smp") || command.contains("rabbit") || command.contains("erl_child_setup")
-                || command.contains("epmd") || command.contains("inet_gethost")) {
-            return "rabbitmq";
+        if (command.contains("beam.smp") || command.contains("erl_child_setup") || command.contains("inet_gethost")
+                || command.contains("epmd")) {
+            return Group.RABBITMQ;
         }
-        return "";
+        return null;
     }
 
     /**
-     * The benchmark's JVM runs the service and the load generator: the load is the HTTP client's threads, the
-     * thread that starts requests on time ({@code java}, the main thread) and the closed loops' pools.
+     * A thread of the benchmark's JVM by its name as /proc shows it (15 characters at most). The load generator
+     * names its threads {@code bench-}; everything else that is not the collector or the JIT is the service's
+     * (in a baseline's scenario, the baseline's own client: the driver's and the Elasticsearch client's threads).
      */
-    static String groupOfThread(String name) {
-        if (name.startsWith("httpclient-") || name.equals("java") || name.startsWith("pool-") || name.equals("cpu-meter")) {
-            return "load";
+    static Group groupOfThread(String comm) {
+        if (comm.startsWith("bench-")) {
+            return Group.LOAD;
         }
-        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("Z") || name.equals("VM Thread")) {
-            return "gc";
+        if (COLLECTOR_THREADS.stream().anyMatch(comm::startsWith)) {
+            return Group.GC;
         }
-        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-            return "jit";
+        if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+            return Group.JIT;
         }
-        return "service";
+        return Group.SERVICE;
     }
 
+    /** /proc's files as bytes (a name cut at 15 bytes may end mid-character); empty if the process is gone. */
     private static String read(Path file) {
         try {
-            return Files.readString(file);
+            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
         } catch (IOException | RuntimeException e) {
             return "";
         }

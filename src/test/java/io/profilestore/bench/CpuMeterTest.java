@@ -1,60 +1,89 @@
 package io.profilestore.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import io.profilestore.bench.CpuMeter.Group;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-/** The benchmark's CPU meter reads /proc right: a busy thread of ours is the service's, and no tick goes missing. */
+/** The benchmark's CPU meter reads /proc right and puts samples together by how much of each a span covers. */
 class CpuMeterTest {
 
     @Test
-    void aBusyThreadCountsAsTheServiceAndTheGroupsAddUpToTheMachine() throws Exception {
+    void aThreadOfTheLoadIsMeteredAsTheJvmItselfCountsIt() throws Exception {
+        var threads = ManagementFactory.getThreadMXBean();
         var spinning = new AtomicBoolean(true);
+        var spinner = new Thread(() -> {
+            long sink = 0;
+            while (spinning.get()) {
+                sink += System.nanoTime() % 7;
+            }
+            assertThat(sink).isNotNegative();
+        }, "bench-load-spin");
         try (var meter = CpuMeter.start()) {
             assertThat(meter).as("this machine has /proc").isNotNull();
-            long from = System.nanoTime();
-            var busy = new Thread(() -> {
-                long sink = 0;
-                while (spinning.get()) {
-                    sink += System.nanoTime() % 7;
-                }
-                assertThat(sink).isNotNegative();
-            }, "dw-busy-request");
-            busy.start();
-            Awaitility.await("four samples").atMost(Duration.ofSeconds(20))
-                    .until(() -> meter.between(from, System.nanoTime() - 1_000_000_000L).size() >= 4);
-            spinning.set(false);
-            busy.join();
+            spinner.start();
+            long from = meter.sampleNow();
+            long cpuFrom = threads.getThreadCpuTime(spinner.getId());
+            // however busy the machine, until the spinner has had 0.6 s of CPU by the JVM's own count
+            Awaitility.await("the spinner's CPU").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> threads.getThreadCpuTime(spinner.getId()) - cpuFrom > 600_000_000L);
+            long cpuTo = threads.getThreadCpuTime(spinner.getId());
+            long to = meter.sampleNow();
 
-            var samples = meter.between(from, System.nanoTime() - 1_000_000_000L);
-            double service = average(samples, "service");
-            // the machine may be busy with other work, so the thread gets what it gets; but it is the service's
-            assertThat(service).as("a thread spinning is CPU of the service's").isGreaterThan(0.1)
-                    .isGreaterThan(2 * (average(samples, "load") + average(samples, "gc") + average(samples, "jit")));
-            int cores = Runtime.getRuntime().availableProcessors();
-            for (var sample : samples) {
-                double all = CpuMeter.GROUPS.stream().mapToDouble(group -> sample.cores().get(group)).sum();
-                assertThat(all).as("every group of a second, idle and steal included: the machine's cores, %s", sample)
-                        .isBetween(0.8 * cores, 1.2 * cores);
+            var usage = meter.between(from, to);
+            double spun = (cpuTo - cpuFrom) / 1e9;
+            double metered = usage.cores().get(Group.LOAD) * usage.seconds();
+            assertThat(metered).as("the load's CPU seconds, the spinner's by the JVM: %.2f", spun)
+                    .isCloseTo(spun, within(0.15 * spun + 0.05));
+            double all = 0;
+            for (var group : Group.values()) {
+                all += usage.cores().get(group);
             }
+            assertThat(all).as("every group, idle and steal included: the machine's CPUs").isCloseTo(CpuMeter.cpus(),
+                    within(0.2 * CpuMeter.cpus()));
+            assertThat(meter.failedSamples()).isZero();
         } finally {
             spinning.set(false);
+            spinner.join();
         }
     }
 
-    private static double average(java.util.List<CpuMeter.Second> samples, String group) {
-        return samples.stream().mapToDouble(s -> s.cores().get(group)).average().orElseThrow();
+    @Test
+    void aSampleCountsByTheShareOfItInsideTheSpan() {
+        long second = 1_000_000_000L;
+        var busy = new CpuMeter.Sample(0, second, Map.of(Group.SERVICE, 100L, Group.IDLE, 100L), 40, Set.of(Group.CASSANDRA));
+        var quiet = new CpuMeter.Sample(second, 3 * second, Map.of(Group.IDLE, 400L), 0, Set.of(Group.CASSANDRA));
+
+        // half of the busy second, and all of the quiet two
+        var usage = CpuMeter.usage(List.of(busy, quiet), second / 2, 3 * second);
+
+        assertThat(usage.seconds()).isCloseTo(2.5, within(1e-9));
+        assertThat(usage.cores().get(Group.SERVICE)).as("50 ticks in 2.5 s").isCloseTo(0.2, within(1e-9));
+        assertThat(usage.cores().get(Group.IDLE)).as("450 ticks in 2.5 s").isCloseTo(1.8, within(1e-9));
+        assertThat(usage.pausedMillisPerSecond()).as("half the busy second's 40 ms, in 2.5 s").isCloseTo(8, within(1e-9));
+        assertThat(usage.of(Group.CASSANDRA)).isPresent();
+        assertThat(usage.of(Group.ELASTICSEARCH)).as("no Elasticsearch on the machine").isEmpty();
+        assertThat(CpuMeter.usage(List.of(busy, quiet), 4 * second, 5 * second).seconds()).as("no sample there").isZero();
     }
 
     @Test
-    void threadsOfTheJvmAreGroupedByName() {
-        assertThat(CpuMeter.groupOfThread("dw-42 - PUT /v1/profiles/x")).isEqualTo("service");
-        assertThat(CpuMeter.groupOfThread("httpclient-dispatch-1")).isEqualTo("load");
-        assertThat(CpuMeter.groupOfThread("G1 Conc#0")).isEqualTo("gc");
-        assertThat(CpuMeter.groupOfThread("ZWorker#0")).isEqualTo("gc");
-        assertThat(CpuMeter.groupOfThread("C2 CompilerThre")).isEqualTo("jit");
+    void threadsOfTheJvmAreGroupedByTheNamesProcShows() {
+        // as /proc/<pid>/task/<tid>/comm shows them: 15 characters at most
+        var names = Map.ofEntries(Map.entry("dw-42", Group.SERVICE), Map.entry("profile-store-i", Group.SERVICE),
+                Map.entry("elasticsearch-r", Group.SERVICE), Map.entry("pool-3-thread-1", Group.SERVICE),
+                Map.entry("java", Group.SERVICE), Map.entry("bench-load-12", Group.LOAD),
+                Map.entry("bench-client-1", Group.LOAD), Map.entry("bench-cpu-meter", Group.LOAD),
+                Map.entry("GC Thread#0", Group.GC), Map.entry("G1 Conc#0", Group.GC), Map.entry("G1 Refine#1", Group.GC),
+                Map.entry("VM Thread", Group.GC), Map.entry("ZWorker#0", Group.GC), Map.entry("ZDirector", Group.GC),
+                Map.entry("C2 CompilerThre", Group.JIT), Map.entry("C1 CompilerThre", Group.JIT));
+        names.forEach((comm, group) -> assertThat(CpuMeter.groupOfThread(comm)).as(comm).isEqualTo(group));
     }
 }

@@ -1,5 +1,6 @@
 package io.profilestore.bench;
 
+import io.profilestore.bench.CpuMeter.Group;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +10,8 @@ import java.util.stream.IntStream;
 
 /**
  * The report's "Where the CPU went": for each scenario, the cores each group used in its measured window; for each
- * open-loop scenario, the same in its slowest seconds, beside the collector's pauses; and each scenario's seconds
- * one by one ({@code *.seconds.csv}). A slow second is then seen with what ran in it.
+ * open-loop scenario, the same in its slowest seconds; and each scenario's samples one by one
+ * ({@code *.seconds.csv}). A slow second is then seen with what ran in it.
  */
 final class CpuReport {
 
@@ -21,77 +22,103 @@ final class CpuReport {
     }
 
     static void append(StringBuilder md, Path dir, List<Load.Result> results, CpuMeter cpu) throws IOException {
-        if (cpu == null) {
-            return;
-        }
         var measured = results.stream().filter(r -> r.window() != null).toList();
-        if (measured.isEmpty()) {
+        if (cpu == null || measured.isEmpty()) {
             return;
         }
-        md.append("\n## Where the CPU went\n\nCores each group used on average in a scenario's measured window (of ")
-                .append(Runtime.getRuntime().availableProcessors()).append("), from `/proc`: `service`, `load`, `gc` ")
-                .append("(the collector's threads and the VM thread) and `jit` are threads of the benchmark's JVM, which ")
-                .append("runs both the service and the load generator; `other` is the rest of the machine; `steal` is ")
-                .append("time the hypervisor gave to other guests. `paused` is how long the collector stopped the JVM, ")
-                .append("in ms a second.\n\n");
+        md.append("\n## Where the CPU went\n\n")
+                .append("Cores each group used in a scenario's measured window, on average (of ").append(CpuMeter.cpus())
+                .append("), read from `/proc` about once a second; a sample partly outside the window counts by the ")
+                .append("share inside it.\n\n")
+                .append("- `service`, `load`, `gc`, `jit`, `ended`: threads of the benchmark's JVM, which runs the ")
+                .append("service and the load generator. `load` is the generator's own threads (and this meter); ")
+                .append("`gc` the collector's threads and the VM thread; `ended` threads that ended within a sample ")
+                .append("(the JIT retires compiler threads, pools idle ones). In a baseline's row `service` is mostly ")
+                .append("the baseline's client: the driver's or the Elasticsearch client's threads.\n")
+                .append("- `cassandra`, `elasticsearch`, `postgresql`, `rabbitmq`: their processes, every stack's on ")
+                .append("the machine; `-` where none ran here.\n")
+                .append("- `other`: the rest of the machine, the kernel's interrupt work included (the loopback network ")
+                .append("that carries every request), and processes that ended within a sample (PostgreSQL's ")
+                .append("connections).\n")
+                .append("- `steal`: time the hypervisor gave to other guests (0 where it does not say); `idle` includes ")
+                .append("waiting for the disk.\n")
+                .append("- `paused`: how long the collector stopped the JVM, in ms a second.\n\n");
         header(md, "scenario");
         for (var r : measured) {
             row(md, r.scenario(), cpu.between(r.window().fromNanos(), r.window().toNanos()));
         }
+        var without = results.stream().filter(r -> r.window() == null).map(Load.Result::scenario).toList();
+        if (!without.isEmpty()) {
+            md.append("\nNot in the table (not one window): ").append(String.join("; ", without)).append(".\n");
+        }
         md.append("\nThe ").append(SLOWEST_SECONDS).append(" seconds of each open-loop scenario whose slowest request ")
-                .append("was slowest, with the CPU of the two samples around it (the second the request was due in and ")
-                .append("the next, which it may have waited through); every second is in `<scenario>.seconds.csv`.\n\n");
+                .append("was slowest (second k: the requests due from k to k + 1 s into the window), with the CPU from ")
+                .append("the start of that second until its slowest request was answered; every sample is in ")
+                .append("`<scenario>.seconds.csv`.\n\n");
         header(md, "scenario, second: slowest request");
         for (var r : measured) {
             var slowest = r.window().slowestBySecond();
             IntStream.range(0, slowest.length()).boxed()
                     .sorted(Comparator.comparingLong(slowest::get).reversed())
-                    .limit(slowest.length() == 0 ? 0 : SLOWEST_SECONDS)
+                    .limit(SLOWEST_SECONDS)
                     .forEach(second -> {
                         long start = r.window().fromNanos() + second * 1_000_000_000L;
-                        row(md, String.format("%s, %d s: %.1f ms", r.scenario(), second, slowest.get(second) / 1000.0),
-                                cpu.between(start, start + 1_000_000_000L));
+                        long answered = start + 1_000_000_000L + slowest.get(second) * 1_000L;
+                        row(md, String.format("%s, second %d: %.1f ms", r.scenario(), second, slowest.get(second) / 1000.0),
+                                cpu.between(start, answered));
                     });
-            seconds(dir, r, cpu);
+            Files.writeString(dir.resolve(Report.slug(r.scenario()) + ".seconds.csv"), seconds(r, cpu));
+        }
+        if (cpu.failedSamples() > 0) {
+            md.append("\n").append(cpu.failedSamples()).append(" samples could not be read; their ticks are in the next.\n");
         }
     }
 
     private static void header(StringBuilder md, String first) {
-        md.append("| ").append(first).append(" | ");
-        CpuMeter.GROUPS.forEach(group -> md.append(group).append(" | "));
-        md.append("paused |\n| ---");
-        CpuMeter.GROUPS.forEach(group -> md.append(" | ---:"));
-        md.append(" | ---: |\n");
-    }
-
-    private static void row(StringBuilder md, String first, List<CpuMeter.Second> samples) {
-        md.append("| ").append(first).append(" | ");
-        for (var group : CpuMeter.GROUPS) {
-            md.append(samples.isEmpty() ? "-" : String.format("%.2f",
-                    samples.stream().mapToDouble(s -> s.cores().get(group)).average().orElse(0))).append(" | ");
+        md.append("| ").append(first).append(" |");
+        for (var group : Group.values()) {
+            md.append(' ').append(group.label()).append(" |");
         }
-        md.append(samples.isEmpty() ? "-" : String.format("%.0f",
-                samples.stream().mapToDouble(CpuMeter.Second::gcPausedMillis).sum() / samples.size())).append(" |\n");
+        md.append(" paused |\n| ---");
+        md.append(" | ---:".repeat(Group.values().length)).append(" | ---: |\n");
     }
 
-    /** Every sample of a scenario's window: when it ended (s into the window), the cores, the pauses, the slowest. */
-    private static void seconds(Path dir, Load.Result r, CpuMeter cpu) throws IOException {
-        var csv = new StringBuilder("second,").append(String.join(",", CpuMeter.GROUPS)).append(",paused_ms,slowest_ms\n");
+    private static void row(StringBuilder md, String first, CpuMeter.Usage usage) {
+        md.append("| ").append(first).append(" |");
+        for (var group : Group.values()) {
+            var cores = usage.of(group);
+            md.append(' ').append(usage.seconds() == 0 || cores.isEmpty() ? "-" : String.format("%.2f", cores.getAsDouble())).append(" |");
+        }
+        md.append(' ').append(usage.seconds() == 0 ? "-" : String.format("%.0f", usage.pausedMillisPerSecond())).append(" |\n");
+    }
+
+    /**
+     * Every sample that overlaps a scenario's window: its start and end (s into the window), the cores, the pauses,
+     * and the slowest request due within it.
+     */
+    static String seconds(Load.Result r, CpuMeter cpu) {
+        var csv = new StringBuilder("sample_start_s,sample_end_s");
+        for (var group : Group.values()) {
+            csv.append(',').append(group.label());
+        }
+        csv.append(",paused_ms,slowest_ms\n");
         var slowest = r.window().slowestBySecond();
-        for (var sample : cpu.between(r.window().fromNanos(), r.window().toNanos())) {
-            double at = (sample.atNanos() - r.window().fromNanos()) / 1e9;
-            csv.append(String.format("%.1f", at));
-            CpuMeter.GROUPS.forEach(group -> csv.append(String.format(",%.2f", sample.cores().get(group))));
-            csv.append(String.format(",%.0f", sample.gcPausedMillis()));
-            // the requests due in the seconds this sample overlaps
-            long worst = 0;
-            for (int second = (int) Math.floor(at - 1); second <= (int) Math.floor(at); second++) {
-                if (second >= 0 && second < slowest.length()) {
-                    worst = Math.max(worst, slowest.get(second));
-                }
+        long from = r.window().fromNanos();
+        for (var sample : cpu.samples(from, r.window().toNanos())) {
+            double start = (sample.fromNanos() - from) / 1e9;
+            double end = (sample.toNanos() - from) / 1e9;
+            double seconds = (sample.toNanos() - sample.fromNanos()) / 1e9;
+            csv.append(String.format("%.2f,%.2f", start, end));
+            for (var group : Group.values()) {
+                csv.append(String.format(",%.2f", sample.ticks().getOrDefault(group, 0L) / CpuMeter.TICKS_PER_SECOND / seconds));
             }
-            csv.append(slowest.length() == 0 ? "," : String.format(",%.1f", worst / 1000.0)).append('\n');
+            csv.append(',').append(sample.pausedMillis());
+            long worst = -1;
+            for (int second = (int) Math.max(0, Math.floor(start)); second < Math.min(slowest.length(), end); second++) {
+                worst = Math.max(worst, slowest.get(second));
+            }
+            csv.append(worst < 0 ? "," : String.format(",%.1f", worst / 1000.0)).append('\n');
         }
-        Files.writeString(dir.resolve(Report.slug(r.scenario()) + ".seconds.csv"), csv.toString());
+        return csv.toString();
     }
 }

@@ -56,7 +56,23 @@ public final class Load {
     private Load() {
     }
 
+    /** The load generator's threads are named so (the CPU meter tells them from the service's by it). */
+    static final String THREADS = "bench-load";
+
     public static Result openLoop(String scenario, double rate, Duration warmup, Duration measured, Operation operation) {
+        var caller = Thread.currentThread();
+        String name = caller.getName();
+        caller.setName(THREADS);
+        try {
+            return openLoopOnThisThread(scenario, rate, warmup, measured, operation);
+        } finally {
+            caller.setName(name);
+        }
+    }
+
+    /** Starts each request when it is due, on this thread. */
+    private static Result openLoopOnThisThread(String scenario, double rate, Duration warmup, Duration measured,
+            Operation operation) {
         var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
         var errors = new AtomicLong();
         var firstError = new java.util.concurrent.atomic.AtomicReference<String>();
@@ -117,7 +133,7 @@ public final class Load {
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
         var loops = new CompletableFuture<?>[clients];
-        var threads = java.util.concurrent.Executors.newFixedThreadPool(clients);
+        var threads = java.util.concurrent.Executors.newFixedThreadPool(clients, named(THREADS));
         for (int c = 0; c < clients; c++) {
             loops[c] = CompletableFuture.runAsync(() -> {
                 while (System.nanoTime() < end) {
@@ -146,6 +162,16 @@ public final class Load {
         threads.shutdown();
         return new Result(scenario, 0, done.get() / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
                 new Window(measureFrom, end, new AtomicLongArray(0)));
+    }
+
+    /** Threads named {@code prefix-1}, {@code prefix-2}, ... */
+    static java.util.concurrent.ThreadFactory named(String prefix) {
+        var next = new java.util.concurrent.atomic.AtomicInteger();
+        return run -> {
+            var thread = new Thread(run, prefix + "-" + next.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private static void awaitAll(Phaser inFlight) {
