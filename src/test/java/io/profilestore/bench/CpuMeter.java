@@ -48,10 +48,12 @@ final class CpuMeter implements AutoCloseable {
     }
 
     /**
-     * One sample: the ticks (1/100 s of one core) each group used between two readings, the collector's pauses
-     * reported in it, and which backing services had a process on the machine.
+     * One sample: the ticks (1/100 s of one core) each group used between two readings, the machine's ticks in the
+     * same time (every CPU's, busy, idle and steal: the sample's length by the kernel's clock), the collector's
+     * pauses reported in it, and which backing services had a process on the machine.
      */
-    record Sample(long fromNanos, long toNanos, Map<Group, Long> ticks, long pausedMillis, Set<Group> present) {
+    record Sample(long fromNanos, long toNanos, Map<Group, Long> ticks, long machineTicks, long pausedMillis,
+            Set<Group> present) {
     }
 
     /** Samples put together over a span: the cores each group used on average, pauses in ms a second. */
@@ -78,6 +80,8 @@ final class CpuMeter implements AutoCloseable {
     private final List<Sample> samples = new ArrayList<>();
     private final AtomicLong pausedMillis = new AtomicLong();
     private final AtomicLong failedSamples = new AtomicLong();
+    private final AtomicLong lateSamples = new AtomicLong();
+    private final int cpus;
     private final Map<NotificationEmitter, NotificationListener> listeners = new HashMap<>();
     private final long self = ProcessHandle.current().pid();
     /** Each process's and thread's ticks at the last sample, by pid or tid and start time (ids are reused). */
@@ -86,8 +90,10 @@ final class CpuMeter implements AutoCloseable {
     private long[] lastMachine;
     private long lastSelf;
     private long lastAt;
+    private long lastUptimeTicks;
 
-    private CpuMeter() {
+    private CpuMeter(int cpus) {
+        this.cpus = cpus;
     }
 
     /** Starts sampling about once a second; {@code null} where there is no {@code /proc} to read. */
@@ -95,7 +101,12 @@ final class CpuMeter implements AutoCloseable {
         if (!Files.isReadable(Path.of("/proc/stat")) || !Files.isReadable(Path.of("/proc/self/task"))) {
             return null;
         }
-        var meter = new CpuMeter();
+        CpuMeter meter;
+        try {
+            meter = new CpuMeter(countCpus());
+        } catch (IOException e) {
+            return null;
+        }
         meter.listenToCollector();
         meter.sampleNow();
         // with a fixed delay a late sample is followed by a whole second, not by a short one of few ticks
@@ -105,7 +116,7 @@ final class CpuMeter implements AutoCloseable {
 
     /** The samples that overlap a span of {@link System#nanoTime()}, put together by how much of each it covers. */
     synchronized Usage between(long fromNanos, long toNanos) {
-        return usage(samples, fromNanos, toNanos);
+        return usage(samples, fromNanos, toNanos, cpus);
     }
 
     /** The samples that overlap a span of {@link System#nanoTime()}. */
@@ -118,9 +129,26 @@ final class CpuMeter implements AutoCloseable {
         return failedSamples.get();
     }
 
-    /** Each sample counts by the share of it within the span, so a sample half in a scenario's warm-up counts half. */
-    static Usage usage(List<Sample> samples, long fromNanos, long toNanos) {
+    /**
+     * Samples whose readings disagreed by more than 5% of their length: on a starved machine the meter's own reads
+     * of /proc spread over seconds, and a group read later than the machine's total seems to have used more.
+     */
+    long lateSamples() {
+        return lateSamples.get();
+    }
+
+    int cpus() {
+        return cpus;
+    }
+
+    /**
+     * Each sample counts by the share of it within the span, so a sample half in a scenario's warm-up counts half.
+     * Cores are ticks over the machine's own ticks (times its CPUs), so the groups add up to the machine however
+     * late the meter woke.
+     */
+    static Usage usage(List<Sample> samples, long fromNanos, long toNanos, int cpus) {
         var ticks = new EnumMap<Group, Double>(Group.class);
+        double machine = 0;
         double covered = 0;
         double paused = 0;
         var present = EnumSet.noneOf(Group.class);
@@ -133,13 +161,14 @@ final class CpuMeter implements AutoCloseable {
             for (var group : Group.values()) {
                 ticks.merge(group, sample.ticks().getOrDefault(group, 0L) * share, Double::sum);
             }
+            machine += sample.machineTicks() * share;
             covered += overlap / 1e9;
             paused += sample.pausedMillis() * share;
             present.addAll(sample.present());
         }
         var cores = new EnumMap<Group, Double>(Group.class);
         for (var group : Group.values()) {
-            cores.put(group, covered == 0 ? 0 : ticks.getOrDefault(group, 0.0) / TICKS_PER_SECOND / covered);
+            cores.put(group, machine == 0 ? 0 : ticks.getOrDefault(group, 0.0) / machine * cpus);
         }
         return new Usage(cores, covered == 0 ? 0 : paused / covered, present, covered);
     }
@@ -190,9 +219,7 @@ final class CpuMeter implements AutoCloseable {
 
     /** Reads everything first and changes the meter's state only once the whole sample was read. */
     private void sample() throws IOException {
-        long at = System.nanoTime();
-        long[] machine = machineTicks();
-        long selfTicks = ticksOf(stat(Path.of("/proc/self/stat")));
+        long uptimeTicks = uptimeTicks();
         var nowTicks = new HashMap<String, Long>();
         var ticks = new EnumMap<Group, Long>(Group.class);
         var present = EnumSet.noneOf(Group.class);
@@ -212,7 +239,7 @@ final class CpuMeter implements AutoCloseable {
                 Group group = groupOfProcess.containsKey(key) ? groupOfProcess.get(key) : groupOf(dir);
                 groups.put(key, group);
                 if (group != null) {
-                    long used = since(key, ticksOf(stat), nowTicks);
+                    long used = since(key, ticksOf(stat), startTicks(stat), nowTicks);
                     ticks.merge(group, used, Long::sum);
                     present.add(group);
                     backing += used;
@@ -226,20 +253,30 @@ final class CpuMeter implements AutoCloseable {
                 if (stat == null) {
                     continue;
                 }
-                long used = since("t" + dir.getFileName() + ":" + stat[19], ticksOf(stat), nowTicks);
+                long used = since("t" + dir.getFileName() + ":" + stat[19], ticksOf(stat), startTicks(stat), nowTicks);
                 ticks.merge(groupOfThread(commOf(dir)), used, Long::sum);
                 threads += used;
             }
         }
+        // read right after the scan, close together: the sample ends here for every group
+        long selfTicks = ticksOf(stat(Path.of("/proc/self/stat")));
+        long[] machine = machineTicks();
+        long at = System.nanoTime();
         if (lastMachine != null) {
-            long jvm = Math.max(0, selfTicks - lastSelf);
-            // what threads that ended since the last sample used: in the process's total, in no live thread
-            ticks.put(Group.ENDED, Math.max(0, jvm - threads));
+            long jvm = selfTicks - lastSelf;
             long busy = machine[0] - lastMachine[0];
-            ticks.put(Group.OTHER, Math.max(0, busy - Math.max(jvm, threads) - backing));
+            long length = busy + machine[1] - lastMachine[1] + machine[2] - lastMachine[2];
+            // what threads that ended since the last sample used: in the process's total, in no live thread
+            long ended = jvm - threads;
+            long other = busy - Math.max(jvm, threads) - backing;
+            if (Math.max(0, -ended) + Math.max(0, -other) > 0.05 * length) {
+                lateSamples.incrementAndGet();
+            }
+            ticks.put(Group.ENDED, Math.max(0, ended));
+            ticks.put(Group.OTHER, Math.max(0, other));
             ticks.put(Group.STEAL, machine[1] - lastMachine[1]);
             ticks.put(Group.IDLE, machine[2] - lastMachine[2]);
-            samples.add(new Sample(lastAt, at, ticks, pausedMillis.getAndSet(0), present));
+            samples.add(new Sample(lastAt, at, ticks, length, pausedMillis.getAndSet(0), present));
         } else {
             pausedMillis.set(0);
         }
@@ -249,19 +286,31 @@ final class CpuMeter implements AutoCloseable {
         lastMachine = machine;
         lastSelf = selfTicks;
         lastAt = at;
+        lastUptimeTicks = uptimeTicks;
     }
 
     /**
-     * Ticks since the last sample of this process or thread; all of its ticks when it was not there then (it
-     * started since), none on the first sample.
+     * Ticks since the last sample of this process or thread. One not read then counts all of its ticks only if it
+     * started since (by its start time); one that was there but could not be read counts from now on.
      */
-    private long since(String key, long total, Map<String, Long> nowTicks) {
+    private long since(String key, long total, long startTicks, Map<String, Long> nowTicks) {
         nowTicks.put(key, total);
         Long last = lastTicks.get(key);
         if (last == null) {
-            return lastMachine == null ? 0 : total;
+            return lastMachine != null && startTicks >= lastUptimeTicks ? total : 0;
         }
         return Math.max(0, total - last);
+    }
+
+    /** Ticks since the machine booted (/proc/uptime), the clock of a process's start time. */
+    private static long uptimeTicks() throws IOException {
+        String seconds = Files.readString(Path.of("/proc/uptime"), StandardCharsets.ISO_8859_1).split(" ")[0];
+        return (long) (Double.parseDouble(seconds) * TICKS_PER_SECOND);
+    }
+
+    /** When a process or thread started, in ticks since boot: the 22nd field. */
+    private static long startTicks(String[] stat) {
+        return Long.parseLong(stat[19]);
     }
 
     /** The machine's busy, steal and idle ticks so far, from the first line of /proc/stat (idle with iowait). */
@@ -273,7 +322,7 @@ final class CpuMeter implements AutoCloseable {
     }
 
     /** The CPUs /proc/stat counts (its cpuN lines): what the machine's ticks are shared by. */
-    static int cpus() throws IOException {
+    static int countCpus() throws IOException {
         return (int) Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.ISO_8859_1).stream()
                 .filter(line -> line.matches("cpu\\d+ .*")).count();
     }

@@ -47,8 +47,8 @@ class CpuMeterTest {
             for (var group : Group.values()) {
                 all += usage.cores().get(group);
             }
-            assertThat(all).as("every group, idle and steal included: the machine's CPUs").isCloseTo(CpuMeter.cpus(),
-                    within(0.2 * CpuMeter.cpus()));
+            assertThat(all).as("every group, idle and steal included: the machine's CPUs").isCloseTo(meter.cpus(),
+                    within(0.05 * meter.cpus()));
             assertThat(meter.failedSamples()).isZero();
         } finally {
             spinning.set(false);
@@ -59,19 +59,22 @@ class CpuMeterTest {
     @Test
     void aSampleCountsByTheShareOfItInsideTheSpan() {
         long second = 1_000_000_000L;
-        var busy = new CpuMeter.Sample(0, second, Map.of(Group.SERVICE, 100L, Group.IDLE, 100L), 40, Set.of(Group.CASSANDRA));
-        var quiet = new CpuMeter.Sample(second, 3 * second, Map.of(Group.IDLE, 400L), 0, Set.of(Group.CASSANDRA));
+        // two CPUs: 200 ticks a second between them
+        var busy = new CpuMeter.Sample(0, second, Map.of(Group.SERVICE, 100L, Group.IDLE, 100L), 200, 40, Set.of(Group.CASSANDRA));
+        var quiet = new CpuMeter.Sample(second, 3 * second, Map.of(Group.IDLE, 400L), 400, 0, Set.of(Group.CASSANDRA));
 
         // half of the busy second, and all of the quiet two
-        var usage = CpuMeter.usage(List.of(busy, quiet), second / 2, 3 * second);
+        var usage = CpuMeter.usage(List.of(busy, quiet), second / 2, 3 * second, 2);
 
         assertThat(usage.seconds()).isCloseTo(2.5, within(1e-9));
         assertThat(usage.cores().get(Group.SERVICE)).as("50 ticks in 2.5 s").isCloseTo(0.2, within(1e-9));
         assertThat(usage.cores().get(Group.IDLE)).as("450 ticks in 2.5 s").isCloseTo(1.8, within(1e-9));
+        assertThat(usage.cores().values().stream().mapToDouble(Double::doubleValue).sum()).as("every group: the machine")
+                .isCloseTo(2, within(1e-9));
         assertThat(usage.pausedMillisPerSecond()).as("half the busy second's 40 ms, in 2.5 s").isCloseTo(8, within(1e-9));
         assertThat(usage.of(Group.CASSANDRA)).isPresent();
         assertThat(usage.of(Group.ELASTICSEARCH)).as("no Elasticsearch on the machine").isEmpty();
-        assertThat(CpuMeter.usage(List.of(busy, quiet), 4 * second, 5 * second).seconds()).as("no sample there").isZero();
+        assertThat(CpuMeter.usage(List.of(busy, quiet), 4 * second, 5 * second, 2).seconds()).as("no sample there").isZero();
     }
 
     @Test

@@ -27,14 +27,15 @@ final class CpuReport {
             return;
         }
         md.append("\n## Where the CPU went\n\n")
-                .append("Cores each group used in a scenario's measured window, on average (of ").append(CpuMeter.cpus())
-                .append("), read from `/proc` about once a second; a sample partly outside the window counts by the ")
-                .append("share inside it.\n\n")
+                .append("Cores each group used in a scenario's measured window, on average (of ").append(cpu.cpus())
+                .append("), read from `/proc` about once a second and measured against the machine's own count of ")
+                .append("its CPUs' time; a sample partly outside the window counts by the share inside it.\n\n")
                 .append("- `service`, `load`, `gc`, `jit`, `ended`: threads of the benchmark's JVM, which runs the ")
                 .append("service and the load generator. `load` is the generator's own threads (and this meter); ")
                 .append("`gc` the collector's threads and the VM thread; `ended` threads that ended within a sample ")
                 .append("(the JIT retires compiler threads, pools idle ones). In a baseline's row `service` is mostly ")
-                .append("the baseline's client: the driver's or the Elasticsearch client's threads.\n")
+                .append("the baseline's client (the driver's or the Elasticsearch client's threads), and `load` holds ")
+                .append("the PostgreSQL baseline's calls.\n")
                 .append("- `cassandra`, `elasticsearch`, `postgresql`, `rabbitmq`: their processes, every stack's on ")
                 .append("the machine; `-` where none ran here.\n")
                 .append("- `other`: the rest of the machine, the kernel's interrupt work included (the loopback network ")
@@ -42,7 +43,9 @@ final class CpuReport {
                 .append("connections).\n")
                 .append("- `steal`: time the hypervisor gave to other guests (0 where it does not say); `idle` includes ")
                 .append("waiting for the disk.\n")
-                .append("- `paused`: how long the collector stopped the JVM, in ms a second.\n\n");
+                .append("- `paused`: how long the collector stopped the JVM, in ms a second, as its beans report pauses: ")
+                .append("in whole milliseconds (ZGC's shorter pauses count 0), and on JDK 17 without G1's remark and ")
+                .append("cleanup pauses; the collector's log has each.\n\n");
         header(md, "scenario");
         for (var r : measured) {
             row(md, r.scenario(), cpu.between(r.window().fromNanos(), r.window().toNanos()));
@@ -71,6 +74,10 @@ final class CpuReport {
         }
         if (cpu.failedSamples() > 0) {
             md.append("\n").append(cpu.failedSamples()).append(" samples could not be read; their ticks are in the next.\n");
+        }
+        if (cpu.lateSamples() > 0) {
+            md.append("\n").append(cpu.lateSamples()).append(" samples were read late (the meter itself waited for ")
+                    .append("CPU, and its readings of one sample were more than 5% apart): their groups are less exact.\n");
         }
     }
 
@@ -107,10 +114,10 @@ final class CpuReport {
         for (var sample : cpu.samples(from, r.window().toNanos())) {
             double start = (sample.fromNanos() - from) / 1e9;
             double end = (sample.toNanos() - from) / 1e9;
-            double seconds = (sample.toNanos() - sample.fromNanos()) / 1e9;
             csv.append(String.format("%.2f,%.2f", start, end));
             for (var group : Group.values()) {
-                csv.append(String.format(",%.2f", sample.ticks().getOrDefault(group, 0L) / CpuMeter.TICKS_PER_SECOND / seconds));
+                csv.append(String.format(",%.2f", sample.machineTicks() == 0 ? 0
+                        : (double) sample.ticks().getOrDefault(group, 0L) / sample.machineTicks() * cpu.cpus()));
             }
             csv.append(',').append(sample.pausedMillis());
             long worst = -1;

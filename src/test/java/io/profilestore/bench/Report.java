@@ -83,7 +83,12 @@ final class Report {
                     r.targetRate() == 0 ? "(closed loop)" : String.format("%,.0f", r.targetRate()), r.throughput(),
                     ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), ms(h.getMaxValue()), r.errors()));
         }
-        md.append("\n## Targets\n\n| target | measured | met |\n| --- | --- | --- |\n");
+        md.append("\n## Targets\n\n");
+        if (options.scale() != 1) {
+            md.append(String.format("The targets are set at the full rates; this run's were scaled by %s, so it is a guide only.%n%n",
+                    trim(options.scale())));
+        }
+        md.append("| target | measured | met |\n| --- | --- | --- |\n");
         for (var target : TARGETS) {
             var result = results.stream().filter(r -> r.scenario().startsWith(target.scenario())).findFirst();
             if (result.isEmpty()) {
