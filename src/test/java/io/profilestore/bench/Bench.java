@@ -48,9 +48,11 @@ public final class Bench {
     /**
      * What to run. {@code scale} multiplies every rate (the quick run uses less). {@code reuse}: profiles an earlier
      * run loaded are used again (the quick run loads its few every time, so that it measures the import too).
+     * {@code keepStack}: the stack is left running when the run ends, its services warm for the next run (a stack
+     * started afresh compiles Elasticsearch's and Cassandra's write paths during the first writes it measures).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
-            Set<String> only, String command) {
+            Set<String> only, boolean keepStack, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
         static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "callers", "lag");
@@ -68,6 +70,7 @@ public final class Bench {
             Path out = Path.of("bench/results/" + LocalDate.now());
             boolean reuse = true;
             Set<String> only = Set.of();
+            boolean keepStack = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--profiles" -> profiles = Integer.parseInt(args[++i]);
@@ -82,6 +85,7 @@ public final class Bench {
                             throw new IllegalArgumentException("--only takes some of " + new java.util.TreeSet<>(GROUPS));
                         }
                     }
+                    case "--keep-stack" -> keepStack = true;
                     case "--quick" -> {
                         profiles = 3_000;
                         warmup = Duration.ofSeconds(2);
@@ -93,7 +97,8 @@ public final class Bench {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, String.join(" ", args));
+            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack,
+                    String.join(" ", args));
         }
     }
 
@@ -107,6 +112,9 @@ public final class Bench {
 
     static Path run(Options options) throws Exception {
         TestStack.stack();
+        if (options.keepStack()) {
+            TestStack.keepRunningAtExit();
+        }
         var app = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
                 TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true"),
                         ConfigOverride.config("logging.level", "WARN"),

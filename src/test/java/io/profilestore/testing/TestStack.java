@@ -38,6 +38,7 @@ public final class TestStack {
     private static final ReentrantLock STARTING = new ReentrantLock();
 
     private static volatile Stack stack;
+    private static volatile boolean keepRunningAtExit;
     private static RuntimeException failedStart;
     private static Backends backends;
 
@@ -70,7 +71,11 @@ public final class TestStack {
             if (stack == null) {
                 try {
                     var started = Stack.start(StackSettings.fromEnvironment());
-                    Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-stack-shutdown"));
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                        if (!keepRunningAtExit) {
+                            started.close();
+                        }
+                    }, "test-stack-shutdown"));
                     stack = started;
                     migrate();
                 } catch (RuntimeException e) {
@@ -83,6 +88,14 @@ public final class TestStack {
         } finally {
             STARTING.unlock();
         }
+    }
+
+    /**
+     * Leaves the stack's services running when this JVM exits, as a killed run would: the next run joins them
+     * warm, and the last run that closes it, or {@code ./run-local stop}, stops them.
+     */
+    public static void keepRunningAtExit() {
+        keepRunningAtExit = true;
     }
 
     /** The schema every test expects, applied once per run (a no-op when it is there already). */
