@@ -49,7 +49,7 @@ public final class Bench {
      * What to run. {@code scale} multiplies every rate (the quick run uses less). {@code reuse}: profiles an earlier
      * run loaded are used again (the quick run loads its few every time, so that it measures the import too).
      * {@code keepStack}: the stack is left running when the run ends, its services warm for the next run (a stack
-     * started afresh compiles Elasticsearch's and Cassandra's write paths during the first writes it measures).
+     * started afresh compiles Elasticsearch's write path during the first writes it measures).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
             Set<String> only, boolean keepStack, String command) {

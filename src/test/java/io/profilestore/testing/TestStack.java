@@ -92,7 +92,7 @@ public final class TestStack {
 
     /**
      * Leaves the stack's services running when this JVM exits, as a killed run would: the next run joins them
-     * warm, and the last run that closes it, or {@code ./run-local stop}, stops them.
+     * warm, and the last run that closes it, or {@code ./run-local stop} with the same PROFILE_STORE_STACK_DIR, stops them.
      */
     public static void keepRunningAtExit() {
         keepRunningAtExit = true;
