@@ -27,6 +27,12 @@ import javax.sql.DataSource;
  *
  * The fence of an entity only grows: {@code greatest(now in microseconds, previous fence + 1)}, taken from
  * PostgreSQL's clock so that the clocks of the API instances play no part.
+ *
+ * <p>Of a change's three commits only {@link #recordChange}'s waits until PostgreSQL has made it durable (its disk,
+ * and a synchronous standby where there is one). Taking and freeing locks commit asynchronously: a lock taken and
+ * lost in a crash is found gone when the change is recorded, before anything is written (and the record's commit
+ * makes every earlier commit durable with it, its lock rows among them); a release lost in a crash only refuses the
+ * next writer until the lease runs out.
  */
 public class EntityLocks {
 
@@ -66,10 +72,19 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
             """;
 
+    /**
+     * Frees the locks in one statement that also makes its own commit asynchronous: set_config(..., true) lasts
+     * until the end of the statement's implicit transaction, whose commit reads it.
+     */
     private static final String RELEASE = """
             UPDATE entity_lock SET holder = NULL, lease_until = NULL
+              FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
              WHERE entity = ANY(?::text[]) AND holder = ?
             """;
+
+    /** The transaction's own settings for taking locks: a short wait for a row being written, and no wait at commit. */
+    private static final String TAKING_SETTINGS =
+            "SELECT set_config('lock_timeout', ?, true), set_config('synchronous_commit', 'off', true)";
 
     /** How long the lock statement waits for a row another transaction is writing (its own statement's time). */
     private static final String LOCK_ROW_WAIT = "100ms";
@@ -137,8 +152,9 @@ public class EntityLocks {
             try {
                 // a lock row another transaction holds uncommitted means someone is taking it right now: that
                 // is "locked", answered at once, not a wait up to the socket timeout
-                try (var timeout = connection.prepareStatement("SET LOCAL lock_timeout = '" + LOCK_ROW_WAIT + "'")) {
-                    timeout.execute();
+                try (var settings = connection.prepareStatement(TAKING_SETTINGS)) {
+                    settings.setString(1, LOCK_ROW_WAIT);
+                    settings.execute();
                 }
                 var taken = new HashSet<String>();
                 long fence = Long.MIN_VALUE;
