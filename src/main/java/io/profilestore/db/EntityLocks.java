@@ -28,11 +28,11 @@ import javax.sql.DataSource;
  * The fence of an entity only grows: {@code greatest(now in microseconds, previous fence + 1)}, taken from
  * PostgreSQL's clock so that the clocks of the API instances play no part.
  *
- * <p>Of a change's three commits only {@link #recordChange}'s waits until PostgreSQL has made it durable (its disk,
- * and a synchronous standby where there is one). Taking and freeing locks commit asynchronously: a lock taken and
- * lost in a crash is found gone when the change is recorded, before anything is written (and the record's commit
- * makes every earlier commit durable with it, its lock rows among them); a release lost in a crash only refuses the
- * next writer until the lease runs out.
+ * <p>Of a change's commits only {@link #recordChange}'s needs PostgreSQL to have made it durable (its disk, and a
+ * synchronous standby where there is one). Taking and freeing locks commit asynchronously: PostgreSQL writes its log
+ * in order, so the record's commit makes every earlier commit durable with it, and a lock taken and lost in a crash
+ * is found gone when the change is recorded, before anything is written; a release lost in a crash only refuses the
+ * next writer until the lease runs out. ({@link #raiseFence}, when it raises, commits on its own and still waits.)
  */
 public class EntityLocks {
 
