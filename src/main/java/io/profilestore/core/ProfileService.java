@@ -62,7 +62,7 @@ public class ProfileService {
                 }
             }
             var at = change.lease().timestamp();
-            var row = new ProfileRow(pid, owner, 1, document, at, at, change.lease().fence());
+            var row = new ProfileRow(pid, owner, owner, 1, document, at, at, change.lease().fence());
             var statements = new ArrayList<BoundStatement>(List.of(dao.putProfile(row), dao.linkProfile(owner, pid)));
             if (newUser) {
                 statements.add(dao.putUser(owner, at));
@@ -100,7 +100,7 @@ public class ProfileService {
             var records = new ArrayList<OutboxRecord>();
             var created = new ArrayList<Profile>();
             for (int i = 0; i < pids.size(); i++) {
-                var row = new ProfileRow(pids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence());
+                var row = new ProfileRow(pids.get(i), uids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence());
                 statements.addAll(List.of(dao.putProfile(row), dao.linkProfile(row.uid(), row.pid()), dao.putUser(row.uid(), at)));
                 records.add(OutboxRecord.profile(row.pid(), 1, lease.fence()));
                 created.add(toProfile(row));
@@ -167,7 +167,7 @@ public class ProfileService {
             var rows = new ArrayList<ProfileRow>();
             byPid.keySet().forEach(pid -> {
                 var row = current.get(pid);
-                rows.add(new ProfileRow(pid, row.uid(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at,
+                rows.add(new ProfileRow(pid, row.uid(), row.home(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at,
                         change.lease().fence()));
             });
             change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(),
@@ -180,7 +180,7 @@ public class ProfileService {
         return underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
-            var next = new ProfileRow(pid, current.uid(), current.version() + 1, newDocument.apply(current),
+            var next = new ProfileRow(pid, current.uid(), current.home(), current.version() + 1, newDocument.apply(current),
                     current.createdAt(), change.lease().timestamp(), change.lease().fence());
             change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(dao.putProfile(next)));
             return toProfile(next);

@@ -218,7 +218,7 @@ public class TableCheck {
 
     /** A profile left under a merged user moves to its master, as the merge would have moved it. */
     private boolean moveToMaster(ProfileRow row) {
-        boolean moved = users.moveToMasterIfMerged(row.pid());
+        boolean moved = users.placeUnderRoot(row.pid());
         if (moved) {
             LOG.info("check-tables: profile {} of merged user {} moved to its master", row.pid(), row.uid());
         }

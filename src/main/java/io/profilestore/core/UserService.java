@@ -20,20 +20,22 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * Users: the profiles one person holds, moving a profile from one user to another, merging users found to be one
- * person under a master, and undoing a merge. Every operation takes its locks like profile edits do (users first,
- * then the profiles it found under them), so it races safely with them: it fails at once with 409 and changes
- * nothing, or succeeds whole, written to Cassandra as one logged batch.
+ * person, and undoing a merge. {@link UserPlanner} holds the rules; this class runs each operation on the write path
+ * of every change: it takes the users' locks, lets the planner read (and lock what it finds: the profiles, the
+ * other users of the trees), fences above what was read, records, and writes the plan to Cassandra as one logged
+ * batch. So an operation races safely with profile edits and other operations: it fails at once with 409 and
+ * changes nothing, or succeeds whole.
  *
  * <p>Merges and unmerges are journaled in PostgreSQL with the change. One interrupted between recording and
- * writing (a crash) is <em>resumed</em> by the recovery: done again under fresh locks, from what the journal and
+ * writing (a crash) is <em>resumed</em> by the recovery: planned again under fresh locks, from what the journal and
  * Cassandra say, so that nothing stays half-moved.
  */
 public class UserService {
@@ -44,310 +46,233 @@ public class UserService {
     private final ChangeRunner changes;
     private final UserOperations journal;
     private final UserSettings settings;
+    private final UserPlanner planner;
 
     public UserService(ProfileDao dao, ChangeRunner changes, UserOperations journal, UserSettings settings) {
         this.dao = dao;
         this.changes = changes;
         this.journal = journal;
         this.settings = settings;
+        this.planner = new UserPlanner(settings);
     }
 
-    /** A user with its profiles; a merged user answers with its master (followed at most a bounded way). */
+    /**
+     * A user with its profiles; a merged user answers with the root of its tree, which its row names. Should the
+     * table disagree with itself (a root that is merged too, until check-tables repairs it), what it says is
+     * followed as far as it goes, a bounded way.
+     */
     public User get(UUID uid) {
-        UUID current = uid;
-        UserRow row = null;
-        for (int depth = 0; depth <= settings.getMaxChainDepth(); depth++) {
-            row = dao.findUser(current).orElseThrow(() -> new UserNotFoundException(uid, true));
-            if (row.masterUid() == null) {
+        var row = dao.findUser(uid).orElseThrow(() -> new UserNotFoundException(uid, true));
+        var seen = new HashSet<UUID>(List.of(uid));
+        while (row.merged() && seen.size() <= settings.getMaxMergedUsers() && seen.add(row.masterUid())) {
+            var master = dao.findUser(row.masterUid()).orElse(null);
+            if (master == null) {
+                LOG.warn("user {} names master {}, which has no row; check-tables repairs it", row.uid(), row.masterUid());
                 break;
             }
-            current = row.masterUid();
+            row = master;
         }
-        if (row.masterUid() != null) {
-            throw new IllegalStateException("user " + uid + " is merged more than " + settings.getMaxChainDepth() + " deep");
-        }
-        UUID owner = current;
+        UUID owner = row.uid();
         // the profile row is the truth: a link a late write left behind lists nothing it does not own
-        var profiles = dao.findAll(dao.pidsOfUser(current)).values().stream()
+        var profiles = dao.findAll(dao.pidsOfUser(owner)).values().stream()
                 .filter(profile -> owner.equals(profile.uid()))
                 .sorted(Comparator.comparing(ProfileRow::createdAt, Comparator.nullsLast(Comparator.naturalOrder()))
                         .thenComparing(ProfileRow::pid))
                 .map(ProfileService::toProfile)
                 .toList();
-        return new User(current, null, uid.equals(current) ? null : uid, row.version(), profiles);
+        return new User(owner, null, uid.equals(owner) ? null : uid, row.version(), profiles);
     }
 
-    /** Moves a profile to another user; the profile's version grows by one. */
+    /** Moves a profile to another user by hand: that user is its home from now on; its version grows by one. */
     public Profile move(UUID pid, long expectedVersion, UUID target) {
         var before = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
         UUID from = before.uid();
-        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(target)), change -> {
-            var current = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
-            if (!Objects.equals(current.uid(), from)) {
-                throw new UserOperationException(UserOperationException.Kind.CONFLICT,
-                        "the profile moved to another user meanwhile; read it again and retry");
-            }
-            if (current.version() != expectedVersion) {
-                throw new VersionMismatchException(Map.of(pid, current.version()));
-            }
-            if (target.equals(from)) {
-                return ProfileService.toProfile(current);
-            }
-            usable(dao.findUser(target).orElseThrow(() -> new UserNotFoundException(target)));
-            int holds = dao.pidsOfUser(target).size();
-            if (holds + 1 > settings.getMaxProfilesPerUser()) {
-                throw new UserFullException(target, holds + 1, settings.getMaxProfilesPerUser());
-            }
-            change.fenceAbove(current.written());
-            var lease = change.lease();
-            var next = new ProfileRow(pid, target, current.version() + 1, current.data(), current.createdAt(),
-                    lease.timestamp(), lease.fence());
-            change.commit(List.of(OutboxRecord.profile(pid, next.version(), lease.fence())),
-                    List.of(dao.putProfile(next), dao.unlinkProfile(from, pid), dao.linkProfile(target, pid)));
-            return ProfileService.toProfile(next);
-        });
+        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(target)),
+                change -> run(change, planner.prepareMove(new Stored(change), pid, expectedVersion, from, target), null,
+                        false));
     }
 
     /**
-     * Moves a profile left under a merged user (a late write can leave one there) to that user's master, as the
-     * merge would have: everything is looked at again under the locks of the profile, its user and the master.
-     * Returns false when there is nothing to do (any more).
+     * Puts a profile under the root of its home's tree when it is not (a late write can leave one elsewhere), as the
+     * merges and unmerges would have: everything is looked at again under the locks of the profile, the user it is
+     * under and the root. Returns false when there is nothing to do (any more).
      */
-    public boolean moveToMasterIfMerged(UUID pid) {
+    public boolean placeUnderRoot(UUID pid) {
         var before = dao.find(pid).orElse(null);
         if (before == null) {
             return false;
         }
-        UUID owner = before.uid();
-        UUID master = masterOf(owner);
-        if (master == null) {
+        UUID root = rootOf(before.home());
+        if (root == null || root.equals(before.uid())) {
             return false;
         }
-        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner), EntityLocks.user(master)),
+        UUID from = before.uid();
+        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(root)),
                 change -> {
                     var current = dao.find(pid).orElse(null);
-                    if (current == null || !owner.equals(current.uid()) || !master.equals(masterOf(owner))) {
+                    if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))) {
                         return false;
                     }
-                    var users = dao.findUsers(List.of(owner, master));
-                    int holds = dao.pidsOfUser(master).size();
+                    int holds = dao.pidsOfUser(root).size();
                     if (holds + 1 > settings.getMaxProfilesPerUser()) {
-                        throw new UserFullException(master, holds + 1, settings.getMaxProfilesPerUser());
+                        throw new UserFullException(root, holds + 1, settings.getMaxProfilesPerUser());
                     }
-                    change.fenceAbove(newestWrite(List.of(current), users.values()));
+                    var users = dao.findUsers(List.of(from, root));
+                    change.fenceAbove(Math.max(current.written(),
+                            users.values().stream().mapToLong(UserRow::written).max().orElse(0)));
                     var lease = change.lease();
-                    var next = new ProfileRow(pid, master, current.version() + 1, current.data(), current.createdAt(),
-                            lease.timestamp(), lease.fence());
+                    var next = current.under(root, current.version() + 1, lease.timestamp(), lease.fence());
                     change.commit(List.of(OutboxRecord.profile(pid, next.version(), lease.fence())),
-                            List.of(dao.putProfile(next), dao.unlinkProfile(owner, pid), dao.linkProfile(master, pid)));
+                            List.of(dao.putProfile(next), dao.unlinkProfile(from, pid), dao.linkProfile(root, pid)));
                     return true;
                 });
     }
 
-    /** The end of a merged user's chain of masters, or null when the user is not merged (or the chain is broken). */
-    private UUID masterOf(UUID uid) {
-        UUID current = uid;
-        for (int depth = 0; depth <= settings.getMaxChainDepth(); depth++) {
-            var user = dao.findUser(current).orElse(null);
-            if (user == null) {
-                return null;
-            }
-            if (user.masterUid() == null) {
-                return current.equals(uid) ? null : current;
-            }
-            current = user.masterUid();
-        }
-        return null;
+    /** The root of a user's tree as its row says (itself when merged into nobody), or null when it has no row. */
+    private UUID rootOf(UUID uid) {
+        var user = dao.findUser(uid).orElse(null);
+        return user == null ? null : user.merged() ? user.masterUid() : uid;
     }
 
-    /** Merges the sources into the target: every profile of a source moves, each source points to the target. */
+    /** Merges the sources into the target: every user of the sources' trees and every profile under them moves. */
     public UserResults.Merged merge(UUID target, List<UUID> sources) {
-        if (sources == null || sources.isEmpty()) {
-            throw invalid("sources must name at least one user");
-        }
-        if (sources.size() > settings.getMaxMergeSources()) {
-            throw invalid("a merge takes at most " + settings.getMaxMergeSources() + " sources, not " + sources.size());
-        }
-        if (sources.stream().anyMatch(java.util.Objects::isNull)) {
-            throw invalid("sources must be uids, not null");
-        }
-        if (new HashSet<>(sources).size() != sources.size()) {
-            throw invalid("a source appears more than once");
-        }
-        if (sources.contains(target)) {
-            throw invalid("a user cannot be merged into itself");
-        }
-        return runMerge(new Operation(UUID.randomUUID(), Kind.MERGE, target, List.copyOf(sources), null), Map.of(), false);
+        planner.checkMergeRequest(target, sources);
+        return runMerge(new Operation(UUID.randomUUID(), Kind.MERGE, target, List.copyOf(sources), null), false);
     }
 
     /**
-     * Undoes a merge for one source (or for every source of a merge, by its id): exactly the profiles that merge
-     * moved go back, but for those moved or erased since, which are reported and left where they are.
+     * Undoes a merge for one source (or for every source of a merge, by its id): the source is cut from the user it
+     * was merged into, with what it took in.
      */
     public UserResults.Unmerged unmerge(UUID target, UUID source, UUID mergeId) {
-        if ((source == null) == (mergeId == null)) {
-            throw invalid("give either source or mergeId");
-        }
-        var merge = journal.mergeToUndo(target, source, mergeId).orElseThrow(() -> new UserOperationException(
-                UserOperationException.Kind.NOT_FOUND, source != null
-                        ? "user " + source + " was not merged into " + target
-                        : "no merge " + mergeId + " into " + target));
-        var undone = journal.undone(merge.opId());
-        var sources = new ArrayList<>(source != null ? List.of(source) : merge.sources());
-        sources.removeAll(undone);
-        if (sources.isEmpty()) {
-            throw new UserOperationException(UserOperationException.Kind.NOT_FOUND, "that merge is undone already");
-        }
-        return runUnmerge(new Operation(UUID.randomUUID(), Kind.UNMERGE, target, sources, merge.opId()), false);
+        return runUnmerge(planner.unmergeOf(new Stored(null), target, source, mergeId), false);
     }
 
     /** Completes an operation a crash interrupted (see the class comment). */
     public void resume(Operation operation) {
         if (operation.kind() == Kind.MERGE) {
-            runMerge(operation, journal.moves(operation.opId()), true);
+            runMerge(operation, true);
         } else {
             runUnmerge(operation, true);
         }
     }
 
-    private UserResults.Merged runMerge(Operation merge, Map<UUID, List<UUID>> journaled, boolean resume) {
-        UUID target = merge.target();
-        var userLocks = new ArrayList<String>(List.of(EntityLocks.user(target)));
-        merge.sources().forEach(source -> userLocks.add(EntityLocks.user(source)));
-        return changes.underLock(userLocks, change -> {
+    private UserResults.Merged runMerge(Operation merge, boolean resume) {
+        return changes.underLock(userLocks(merge), change -> {
             if (resume && !journal.isPending(merge.opId())) {
-                return new UserResults.Merged(merge.opId(), target, journaled); // finished meanwhile, by its request
+                return null; // finished meanwhile, by its request
             }
-            var users = dao.findUsers(withTarget(target, merge.sources()));
-            if (resume && merge.sources().stream().allMatch(s -> users.get(s) != null && target.equals(users.get(s).masterUid()))) {
-                // the interrupted run's batch landed: every source points to the target, and the same logged
-                // batch moved their profiles
-                finish(merge);
-                return new UserResults.Merged(merge.opId(), target, journaled);
-            }
-            var targetUser = usable(users.get(target) == null ? missing(target) : users.get(target));
-            for (UUID source : merge.sources()) {
-                var user = users.get(source) == null ? missing(source) : users.get(source);
-                if (user.masterUid() != null && !(resume && target.equals(user.masterUid()))) {
-                    throw new UserOperationException(UserOperationException.Kind.CONFLICT,
-                            "user " + source + " is merged into " + user.masterUid() + " already");
-                }
-            }
-            // what moves: every profile a source holds now, and (resuming) what the journal says was moving
-            var moving = new LinkedHashMap<UUID, UUID>();
-            for (UUID source : merge.sources()) {
-                dao.pidsOfUser(source).forEach(pid -> moving.put(pid, source));
-            }
-            journaled.forEach((from, pids) -> pids.forEach(pid -> moving.putIfAbsent(pid, from)));
-            change.lockMore(moving.keySet().stream().map(EntityLocks::profile).toList());
-
-            var rows = dao.findAll(moving.keySet());
-            // the limits hold for a resumed merge too: its users may hold more now than when it was recorded, and
-            // one that would break them is abandoned (its batch did not land, or we would not be here). What counts
-            // is what still moves: a journaled profile erased or moved away since stays where it is.
-            int holds = dao.pidsOfUser(target).size();
-            long stillMoving = moving.entrySet().stream()
-                    .filter(e -> rows.get(e.getKey()) != null && e.getValue().equals(rows.get(e.getKey()).uid()))
-                    .count();
-            if (holds + stillMoving > settings.getMaxProfilesPerUser()) {
-                throw new UserFullException(target, (int) (holds + stillMoving), settings.getMaxProfilesPerUser());
-            }
-            change.fenceAbove(newestWrite(rows.values(), users.values()));
-            var lease = change.lease();
-            var statements = new ArrayList<BoundStatement>();
-            var records = new ArrayList<OutboxRecord>();
-            var moves = new ArrayList<Move>();
-            var moved = new LinkedHashMap<UUID, List<UUID>>();
-            long bytes = 0;
-            for (var entry : moving.entrySet()) {
-                UUID pid = entry.getKey();
-                UUID from = entry.getValue();
-                var row = rows.get(pid);
-                if (row == null || !(from.equals(row.uid()) || target.equals(row.uid()))) {
-                    continue; // erased, or moved elsewhere: not this merge's to move
-                }
-                boolean movedAlready = target.equals(row.uid()); // by the interrupted run's batch
-                var next = new ProfileRow(pid, target, movedAlready ? row.version() : row.version() + 1, row.data(),
-                        row.createdAt(), movedAlready ? row.updatedAt() : lease.timestamp(), lease.fence());
-                statements.addAll(List.of(dao.putProfile(next), dao.unlinkProfile(from, pid), dao.linkProfile(target, pid)));
-                records.add(OutboxRecord.profile(pid, next.version(), lease.fence()));
-                moves.add(new Move(pid, from));
-                moved.computeIfAbsent(from, f -> new ArrayList<>()).add(pid);
-                bytes += row.data().length();
-            }
-            if (bytes > settings.getMaxMergeSize().toBytes()) {
-                throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merge would rewrite "
-                        + bytes + " bytes of documents in one batch; the limit is " + settings.getMaxMergeSize()
-                        + ": merge fewer users at a time");
-            }
-            for (UUID source : merge.sources()) {
-                var user = users.get(source);
-                statements.add(dao.putUser(target.equals(user.masterUid()) ? user : user.next(target, lease.timestamp())));
-            }
-            statements.add(dao.putUser(targetUser.next(null, lease.timestamp())));
-            Journal record = resume ? journal.moreMoves(merge.opId(), moves) : journal.recordMerge(merge, moves);
-            commitJournaled(change, merge, records, statements, record, resume);
-            finish(merge);
-            return new UserResults.Merged(merge.opId(), target, moved);
+            var prepared = planner.prepareMerge(new Stored(change), merge, resume);
+            return run(change, prepared, merge, resume);
         });
     }
 
     private UserResults.Unmerged runUnmerge(Operation unmerge, boolean resume) {
-        UUID target = unmerge.target();
-        var userLocks = new ArrayList<String>(List.of(EntityLocks.user(target)));
-        unmerge.sources().forEach(source -> userLocks.add(EntityLocks.user(source)));
-        return changes.underLock(userLocks, change -> {
+        return changes.underLock(userLocks(unmerge), change -> {
             if (resume && !journal.isPending(unmerge.opId())) {
-                return new UserResults.Unmerged(unmerge.mergeId(), target, Map.of(), List.of()); // finished meanwhile
+                return null; // finished meanwhile
             }
-            var users = dao.findUsers(withTarget(target, unmerge.sources()));
-            var targetUser = users.get(target) == null ? missing(target) : users.get(target);
-            for (UUID source : unmerge.sources()) {
-                var user = users.get(source) == null ? missing(source) : users.get(source);
-                if (!target.equals(user.masterUid()) && !(resume && user.masterUid() == null)) {
-                    throw new UserOperationException(UserOperationException.Kind.CONFLICT,
-                            "user " + source + " is no longer merged into " + target);
-                }
-            }
-            var moved = journal.moves(unmerge.mergeId());
-            var pids = new ArrayList<UUID>();
-            unmerge.sources().forEach(source -> pids.addAll(moved.getOrDefault(source, List.of())));
-            change.lockMore(pids.stream().map(EntityLocks::profile).toList());
-
-            var rows = dao.findAll(pids);
-            change.fenceAbove(newestWrite(rows.values(), users.values()));
-            var lease = change.lease();
-            var statements = new ArrayList<BoundStatement>();
-            var records = new ArrayList<OutboxRecord>();
-            var restored = new LinkedHashMap<UUID, List<UUID>>();
-            var skipped = new ArrayList<UserResults.Skipped>();
-            for (UUID source : unmerge.sources()) {
-                for (UUID pid : moved.getOrDefault(source, List.of())) {
-                    var row = rows.get(pid);
-                    if (row == null) {
-                        skipped.add(new UserResults.Skipped(pid, "erased since the merge"));
-                        continue;
-                    }
-                    boolean backAlready = resume && source.equals(row.uid());
-                    if (!target.equals(row.uid()) && !backAlready) {
-                        skipped.add(new UserResults.Skipped(pid, "moved to user " + row.uid() + " since the merge"));
-                        continue;
-                    }
-                    var next = new ProfileRow(pid, source, backAlready ? row.version() : row.version() + 1, row.data(),
-                            row.createdAt(), backAlready ? row.updatedAt() : lease.timestamp(), lease.fence());
-                    statements.addAll(List.of(dao.putProfile(next), dao.unlinkProfile(target, pid), dao.linkProfile(source, pid)));
-                    records.add(OutboxRecord.profile(pid, next.version(), lease.fence()));
-                    restored.computeIfAbsent(source, s -> new ArrayList<>()).add(pid);
-                }
-                var user = users.get(source);
-                statements.add(dao.putUser(user.masterUid() == null ? user : user.next(null, lease.timestamp())));
-            }
-            statements.add(dao.putUser(targetUser.next(null, lease.timestamp())));
-            commitJournaled(change, unmerge, records, statements, resume ? Journal.NONE : journal.recordUnmerge(unmerge),
-                    resume);
-            finish(unmerge);
-            return new UserResults.Unmerged(unmerge.mergeId(), target, restored, skipped);
+            var prepared = planner.prepareUnmerge(new Stored(change), unmerge, resume);
+            return run(change, prepared, unmerge, resume);
         });
+    }
+
+    /**
+     * Writes what the planner prepared, at a fence above what it read; a journaled operation ({@code operation} not
+     * null) with its journal, and marked applied once Cassandra confirmed it.
+     */
+    private <A> A run(ChangeRunner.Change change, UserPlanner.Prepared<A> prepared, Operation operation, boolean resume) {
+        if (prepared.finished() != null) {
+            if (operation != null) {
+                finish(operation);
+            }
+            return prepared.finished();
+        }
+        change.fenceAbove(prepared.newestWrite());
+        var lease = change.lease();
+        var plan = prepared.plan(lease.timestamp(), lease.fence());
+        var statements = new ArrayList<BoundStatement>();
+        plan.profiles().forEach(row -> statements.add(dao.putProfile(row)));
+        plan.unlinks().forEach(link -> statements.add(dao.unlinkProfile(link.uid(), link.pid())));
+        plan.links().forEach(link -> statements.add(dao.linkProfile(link.uid(), link.pid())));
+        plan.users().forEach(user -> statements.add(dao.putUser(user)));
+        var records = plan.profiles().stream().map(row -> OutboxRecord.profile(row.pid(), row.version(), lease.fence()))
+                .toList();
+        if (operation == null) {
+            change.commit(records, statements);
+            return plan.answer();
+        }
+        Journal record = resume ? journal.moreMoves(operation.opId(), plan.moves())
+                : operation.kind() == Kind.MERGE ? journal.recordMerge(operation, plan.moves())
+                : journal.recordUnmerge(operation, plan.moves());
+        commitJournaled(change, operation, records, statements, record, resume);
+        finish(operation);
+        return plan.answer();
+    }
+
+    private static List<String> userLocks(Operation operation) {
+        var locks = new ArrayList<String>(List.of(EntityLocks.user(operation.target())));
+        operation.sources().forEach(source -> locks.add(EntityLocks.user(source)));
+        return locks;
+    }
+
+    /** The stores, as the planner reads them under an operation's locks (none: before it takes any). */
+    private final class Stored implements UserReads {
+        private final ChangeRunner.Change change;
+
+        Stored(ChangeRunner.Change change) {
+            this.change = change;
+        }
+
+        @Override
+        public Optional<Operation> mergeToUndo(UUID target, UUID source, UUID mergeId) {
+            return journal.mergeToUndo(target, source, mergeId);
+        }
+
+        @Override
+        public List<UUID> undone(UUID mergeId) {
+            return journal.undone(mergeId);
+        }
+
+        @Override
+        public Map<UUID, UserRow> users(Collection<UUID> uids) {
+            return dao.findUsers(uids);
+        }
+
+        @Override
+        public List<UUID> pidsOf(UUID uid) {
+            return dao.pidsOfUser(uid);
+        }
+
+        @Override
+        public Map<UUID, ProfileRow> profiles(Collection<UUID> pids) {
+            return dao.findAll(pids);
+        }
+
+        @Override
+        public Set<UUID> everMergedInto(UUID uid) {
+            return journal.everMergedInto(uid);
+        }
+
+        @Override
+        public List<Move> moves(UUID opId) {
+            return journal.moves(opId);
+        }
+
+        @Override
+        public boolean pendingOn(Collection<UUID> uids, UUID except) {
+            return journal.pendingOn(uids, except);
+        }
+
+        @Override
+        public void lock(Collection<String> entities) {
+            if (!entities.isEmpty()) {
+                if (change == null) {
+                    throw new IllegalStateException("locks are taken under the operation's first ones");
+                }
+                change.lockMore(List.copyOf(entities));
+            }
+        }
     }
 
     /**
@@ -393,33 +318,5 @@ public class UserService {
         } catch (RuntimeException e) {
             LOG.warn("operation {} is applied but could not be marked so; the recovery will: {}", operation.opId(), e.toString());
         }
-    }
-
-    /** The latest write time of the rows an operation replaces. */
-    private static long newestWrite(Collection<ProfileRow> profiles, Collection<UserRow> users) {
-        return Math.max(profiles.stream().mapToLong(ProfileRow::written).max().orElse(0),
-                users.stream().mapToLong(UserRow::written).max().orElse(0));
-    }
-
-    /** A user new profiles may go to: not merged into another. */
-    private static UserRow usable(UserRow user) {
-        if (user.masterUid() != null) {
-            throw new UserMergedException(user.uid(), user.masterUid());
-        }
-        return user;
-    }
-
-    private static UserRow missing(UUID uid) {
-        throw new UserNotFoundException(uid);
-    }
-
-    private static List<UUID> withTarget(UUID target, List<UUID> sources) {
-        var all = new ArrayList<>(sources);
-        all.add(target);
-        return all;
-    }
-
-    private static UserOperationException invalid(String message) {
-        return new UserOperationException(UserOperationException.Kind.INVALID, message);
     }
 }

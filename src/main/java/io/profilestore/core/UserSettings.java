@@ -20,10 +20,13 @@ public class UserSettings {
     @Max(100)
     private int maxMergeSources = 10;
 
-    /** Followed at most this far from a merged user to its master. */
-    @Min(1)
-    @Max(100)
-    private int maxChainDepth = 16;
+    /**
+     * The most users one tree of merges may hold, its root included: a merge or unmerge rewrites the row of every
+     * user it moves to another root, in one batch.
+     */
+    @Min(2)
+    @Max(1_000)
+    private int maxMergedUsers = 100;
 
     /**
      * The most document bytes one merge or unmerge may rewrite: they go to Cassandra as one logged batch, which
@@ -64,13 +67,13 @@ public class UserSettings {
     }
 
     @JsonProperty
-    public int getMaxChainDepth() {
-        return maxChainDepth;
+    public int getMaxMergedUsers() {
+        return maxMergedUsers;
     }
 
     @JsonProperty
-    public void setMaxChainDepth(int maxChainDepth) {
-        this.maxChainDepth = maxChainDepth;
+    public void setMaxMergedUsers(int maxMergedUsers) {
+        this.maxMergedUsers = maxMergedUsers;
     }
 
     @JsonProperty

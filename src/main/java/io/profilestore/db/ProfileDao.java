@@ -27,12 +27,13 @@ import java.util.concurrent.CompletionStage;
 public class ProfileDao {
 
     private static final String PROFILE_COLUMNS =
-            "pid, uid, version, data, created_at, updated_at, WRITETIME(version) AS written";
+            "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written";
 
     private final CqlSession session;
     private final IdempotentWriter writer;
     private final PreparedStatement selectProfile;
     private final PreparedStatement selectUser;
+    private final PreparedStatement scanUsers;
     private final PreparedStatement selectUserProfiles;
     private final PreparedStatement upsertUser;
     private final PreparedStatement scanProfiles;
@@ -50,15 +51,17 @@ public class ProfileDao {
         this.selectProfile = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace + ".profile WHERE pid = ?");
         this.scanProfiles = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace
                 + ".profile WHERE token(pid) > ? AND token(pid) <= ?");
-        this.selectUser = session.prepare("SELECT uid, master_uid, version, created_at, updated_at,"
-                + " WRITETIME(version) AS written FROM " + keyspace + ".persons WHERE uid = ?");
+        String userColumns = "uid, master_uid, merged_into, version, created_at, updated_at, WRITETIME(version) AS written";
+        this.selectUser = session.prepare("SELECT " + userColumns + " FROM " + keyspace + ".persons WHERE uid = ?");
+        this.scanUsers = session.prepare("SELECT " + userColumns + " FROM " + keyspace
+                + ".persons WHERE token(uid) > ? AND token(uid) <= ?");
         this.selectUserProfiles = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ?");
         this.upsertUser = session.prepare("INSERT INTO " + keyspace
-                + ".persons (uid, master_uid, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
+                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
         this.insertProfile = session.prepare("INSERT INTO " + keyspace
-                + ".profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
+                + ".profile (pid, uid, home_uid, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
         this.insertUser = session.prepare("INSERT INTO " + keyspace
-                + ".persons (uid, master_uid, version, created_at, updated_at) VALUES (?, null, ?, ?, ?)");
+                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at) VALUES (?, null, null, ?, ?, ?)");
         this.insertUserProfile = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid) VALUES (?, ?)");
         this.deleteProfile = session.prepare("DELETE FROM " + keyspace + ".profile WHERE pid = ?");
         this.deleteUserProfile = session.prepare("DELETE FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
@@ -101,11 +104,17 @@ public class ProfileDao {
         for (var read : reads) {
             Row row = await(read).one();
             if (row != null) {
-                found.put(row.getUuid("uid"), new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getLong("version"),
-                        row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written")));
+                found.put(row.getUuid("uid"), user(row));
             }
         }
         return found;
+    }
+
+    /** Every user of one slice of the ring, read at QUORUM a page at a time. */
+    public Iterable<UserRow> scanUsers(int slice, int slices) {
+        long[] bounds = sliceBounds(slice, slices);
+        var rows = session.execute(scanUsers.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
+        return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::user).iterator();
     }
 
     /**
@@ -155,7 +164,8 @@ public class ProfileDao {
     }
 
     public BoundStatement putProfile(ProfileRow row) {
-        return insertProfile.bind(row.pid(), row.uid(), row.version(), row.data(), row.createdAt(), row.updatedAt());
+        return insertProfile.bind(row.pid(), row.uid(), row.home(), row.version(), row.data(), row.createdAt(),
+                row.updatedAt());
     }
 
     public BoundStatement putUser(UUID uid, Instant at) {
@@ -164,7 +174,8 @@ public class ProfileDao {
 
     /** A user's whole row: like profiles, users are always written whole, so the newest write wins whole. */
     public BoundStatement putUser(UserRow user) {
-        return upsertUser.bind(user.uid(), user.masterUid(), user.version(), user.createdAt(), user.updatedAt());
+        return upsertUser.bind(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
+                user.updatedAt());
     }
 
     /** The pids of a user: one partition of {@code uid_pid}, paged through. */
@@ -203,9 +214,14 @@ public class ProfileDao {
         writer.execute(write.setQueryTimestamp(timestampMicros).setIdempotent(true));
     }
 
-    private static ProfileRow profile(Row row) {
-        return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getLong("version"), row.getString("data"),
+    private static UserRow user(Row row) {
+        return new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getUuid("merged_into"), row.getLong("version"),
                 row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"));
+    }
+
+    private static ProfileRow profile(Row row) {
+        return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getUuid("home_uid"), row.getLong("version"),
+                row.getString("data"), row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"));
     }
 
     private static AsyncResultSet await(CompletableFuture<AsyncResultSet> read) {

@@ -4,10 +4,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -24,8 +25,11 @@ public class UserOperations {
     public record Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId) {
     }
 
-    /** A profile a merge moved, and the user it came from. */
-    public record Move(UUID pid, UUID from) {
+    /**
+     * A profile an operation moved: from which user to which, its own user (home) then, and the version the
+     * operation gave it.
+     */
+    public record Move(UUID pid, UUID from, UUID home, UUID to, long version) {
     }
 
     private final DataSource dataSource;
@@ -43,9 +47,10 @@ public class UserOperations {
     }
 
     /** The journal of an unmerge: its sources count as undone from then on (unless it is abandoned). */
-    public Journal recordUnmerge(Operation unmerge) {
+    public Journal recordUnmerge(Operation unmerge, List<Move> moves) {
         return connection -> {
             insert(connection, unmerge);
+            moreMoves(unmerge.opId(), moves).write(connection);
             try (var statement = connection.prepareStatement(
                     "INSERT INTO merge_undo (merge_id, source_uid, unmerge_id) VALUES (?, ?, ?)")) {
                 for (UUID source : unmerge.sources()) {
@@ -59,15 +64,20 @@ public class UserOperations {
         };
     }
 
-    /** A journal that adds the profiles a resumed merge moved beyond those first recorded. */
-    public Journal moreMoves(UUID mergeId, List<Move> moves) {
+    /** A journal that adds the profiles a resumed operation moved beyond those first recorded. */
+    public Journal moreMoves(UUID opId, List<Move> moves) {
         return connection -> {
-            try (var statement = connection.prepareStatement(
-                    "INSERT INTO merge_move (merge_id, pid, from_uid) VALUES (?, ?, ?) ON CONFLICT (merge_id, pid) DO NOTHING")) {
+            try (var statement = connection.prepareStatement("""
+                    INSERT INTO merge_move (merge_id, pid, from_uid, home_uid, to_uid, version) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (merge_id, pid) DO NOTHING
+                    """)) {
                 for (var move : moves) {
-                    statement.setObject(1, mergeId);
+                    statement.setObject(1, opId);
                     statement.setObject(2, move.pid());
                     statement.setObject(3, move.from());
+                    statement.setObject(4, move.home());
+                    statement.setObject(5, move.to());
+                    statement.setLong(6, move.version());
                     statement.addBatch();
                 }
                 statement.executeBatch();
@@ -223,18 +233,81 @@ public class UserOperations {
         }
     }
 
-    /** What a merge moved, by the user each profile came from. */
-    public Map<UUID, List<UUID>> moves(UUID mergeId) {
+    /** What an operation moved. (Moves journaled before homes were kept have none: their home is where they came from.) */
+    public List<Move> moves(UUID opId) {
         try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement("SELECT pid, from_uid FROM merge_move WHERE merge_id = ? ORDER BY pid")) {
-            statement.setObject(1, mergeId);
-            var moves = new HashMap<UUID, List<UUID>>();
+                var statement = connection.prepareStatement("""
+                        SELECT m.pid, m.from_uid, coalesce(m.home_uid, m.from_uid), coalesce(m.to_uid, o.target_uid),
+                               coalesce(m.version, 0)
+                          FROM merge_move m JOIN user_operation o ON o.op_id = m.merge_id
+                         WHERE m.merge_id = ? ORDER BY m.pid
+                        """)) {
+            statement.setObject(1, opId);
+            var moves = new ArrayList<Move>();
             try (var rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    moves.computeIfAbsent(rows.getObject(2, UUID.class), from -> new ArrayList<>()).add(rows.getObject(1, UUID.class));
+                    moves.add(new Move(rows.getObject(1, UUID.class), rows.getObject(2, UUID.class),
+                            rows.getObject(3, UUID.class), rows.getObject(4, UUID.class), rows.getLong(5)));
                 }
             }
             return moves;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    /**
+     * Every user ever merged into this one, directly or through others, whatever became of those merges since
+     * (undone, or not yet known to be applied): a superset of the users in its tree now, whose rows say which are.
+     * UNION makes the walk end on a history that went round (A into B, undone, B into A).
+     */
+    public Set<UUID> everMergedInto(UUID uid) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("""
+                        WITH RECURSIVE below(uid) AS (
+                            SELECT ?::uuid
+                          UNION
+                            SELECT source.uid FROM below
+                              JOIN user_operation o ON o.kind = 'merge' AND o.target_uid = below.uid
+                                                   AND o.state <> 'abandoned'
+                              CROSS JOIN LATERAL unnest(o.source_uids) AS source(uid)
+                        )
+                        SELECT uid FROM below WHERE uid <> ?::uuid
+                        """)) {
+            statement.setObject(1, uid);
+            statement.setObject(2, uid);
+            var found = new HashSet<UUID>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    found.add(rows.getObject(1, UUID.class));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    /**
+     * Whether an operation other than {@code except} is pending on any of these users: one a crash interrupted,
+     * which the recovery is to complete (an operation under way holds the users' locks, so a caller holding them
+     * finds only interrupted ones).
+     */
+    public boolean pendingOn(Collection<UUID> uids, UUID except) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("""
+                        SELECT 1 FROM user_operation
+                         WHERE state = 'pending' AND op_id IS DISTINCT FROM ?
+                           AND (target_uid = ANY(?) OR source_uids && ?)
+                         LIMIT 1
+                        """)) {
+            var array = connection.createArrayOf("uuid", uids.toArray());
+            statement.setObject(1, except);
+            statement.setArray(2, array);
+            statement.setArray(3, array);
+            try (var rows = statement.executeQuery()) {
+                return rows.next();
+            }
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }

@@ -179,6 +179,60 @@ class UsersTest {
         assertProblem(api.user(UUID.randomUUID()), 404, "user-not-found");
     }
 
+    /** Users A, B, C with a profile each: A merged into B, then B into C; the two merges undone in either order. */
+    @Test
+    void anEarlierMergeUndoneAfterALaterOneLeavesEveryoneWhereTheyStarted() {
+        for (boolean earlierFirst : List.of(true, false)) {
+            var a = user(1);
+            var b = user(1);
+            var c = user(1);
+            assertThat(api.merge(b.uid(), a.uid()).status()).isEqualTo(200);
+            assertThat(api.merge(c.uid(), b.uid()).status()).isEqualTo(200);
+            assertThat(profilesOf(api.user(a.uid()))).as("all three under C")
+                    .containsExactlyInAnyOrder(a.pids().get(0), b.pids().get(0), c.pids().get(0));
+
+            var first = earlierFirst ? api.unmerge(b.uid(), a.uid()) : api.unmerge(c.uid(), b.uid());
+            assertThat(first.status()).as(first.body()).isEqualTo(200);
+            assertThat(first.json().path("skipped")).as(first.body()).isEmpty();
+            if (earlierFirst) {
+                assertThat(profilesOf(api.user(a.uid()))).as("A has its own back").containsExactly(a.pids().get(0));
+                assertThat(api.user(b.uid()).json().path("uid").asText()).as("B is still C's").isEqualTo(c.uid().toString());
+            } else {
+                assertThat(profilesOf(api.user(b.uid()))).as("B and what was merged into it")
+                        .containsExactlyInAnyOrder(a.pids().get(0), b.pids().get(0));
+                assertThat(api.user(a.uid()).json().path("uid").asText()).as("A is still B's").isEqualTo(b.uid().toString());
+            }
+            var second = earlierFirst ? api.unmerge(c.uid(), b.uid()) : api.unmerge(b.uid(), a.uid());
+            assertThat(second.status()).as(second.body()).isEqualTo(200);
+
+            for (var holder : List.of(a, b, c)) {
+                var own = api.user(holder.uid());
+                assertThat(own.json().path("uid").asText()).as("a user of its own again").isEqualTo(holder.uid().toString());
+                assertThat(profilesOf(own)).as("with exactly its own profile").containsExactlyElementsOf(holder.pids());
+            }
+        }
+    }
+
+    @Test
+    void aLongChainOfMergesIsReadThroughItsRoot() {
+        var chain = new ArrayList<UUID>();
+        for (int i = 0; i < 18; i++) {
+            var holder = user(1);
+            assertThat(api.delete(holder.pids().get(0), etag(1)).status()).isEqualTo(204); // empty: no limit is met
+            chain.add(holder.uid());
+        }
+        for (int i = 0; i + 1 < chain.size(); i++) {
+            var merged = api.merge(chain.get(i + 1), chain.get(i));
+            assertThat(merged.status()).as(merged.body()).isEqualTo(200);
+        }
+
+        var first = api.user(chain.get(0));
+
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        assertThat(first.json().path("uid").asText()).isEqualTo(chain.get(chain.size() - 1).toString());
+        assertThat(first.json().path("resolvedFrom").asText()).isEqualTo(chain.get(0).toString());
+    }
+
     @Test
     void mergesThatCannotBeAreRefusedAndChangeNothing() {
         var a = user(3);

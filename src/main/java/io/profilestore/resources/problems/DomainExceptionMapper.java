@@ -41,7 +41,7 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
         return Problems.response(problem);
     }
 
-    static Problem problemOf(RuntimeException exception) {
+    public static Problem problemOf(RuntimeException exception) {
         if (exception instanceof ProfileNotFoundException e) {
             return Problem.of(404, "profile-not-found", "Profile not found",
                     e.pids().size() == 1 ? "no profile has pid " + e.pids().get(0) : "no profile has these pids")
@@ -59,7 +59,9 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
                 case INVALID -> Problem.of(400, "invalid-request", "Bad request", e.getMessage());
                 case NOT_FOUND -> Problem.of(404, "merge-not-found", "Merge not found", e.getMessage());
                 case CONFLICT -> Problem.of(409, "conflict", "Conflict", e.getMessage());
-                case TOO_LARGE -> Problem.of(422, "merge-too-large", "Merge too large", e.getMessage());
+                case TOO_LARGE -> e.limit() == null
+                        ? Problem.of(422, "merge-too-large", "Merge too large", e.getMessage())
+                        : Problem.of(422, "merge-too-large", "Merge too large", e.getMessage()).with(Map.of("limit", e.limit()));
             };
         }
         if (exception instanceof UserMergedException e) {

@@ -1,0 +1,467 @@
+package io.profilestore.core;
+
+import io.profilestore.api.Profile;
+import io.profilestore.api.UserResults;
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.ProfileDao.Link;
+import io.profilestore.db.ProfileRow;
+import io.profilestore.db.UserOperations.Kind;
+import io.profilestore.db.UserOperations.Move;
+import io.profilestore.db.UserOperations.Operation;
+import io.profilestore.db.UserRow;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+
+/**
+ * The rules of users, apart from where they are kept: what a merge, an unmerge and a move of a profile read, refuse
+ * and write. Merges form a forest: a merged user's parent is the user it was merged into, its master the root of its
+ * tree. Every profile has a home, the user it belongs to in its own right (created under it or moved to it by hand),
+ * and is under the root of its home's tree. So:
+ * <ul>
+ * <li>a merge makes each source (a root) a child of the target (a root): everything in the sources' trees is under
+ * the target from then on;</li>
+ * <li>an unmerge cuts one source from the user it was merged into: the source is a root again, with every user
+ * merged into it before, and every profile whose home is among them comes back under it, wherever later merges
+ * took the tree. Profiles that merge moved which were moved by hand or erased since stay where they are and are
+ * reported; nothing else changes;</li>
+ * <li>a move by hand gives the profile a new home.</li>
+ * </ul>
+ * Each operation is planned in two steps: {@code prepare*} reads through {@link UserReads} (locking what it finds),
+ * refuses what breaks a rule or a limit, and says how new the rows it read are; {@link Prepared#plan} then says what
+ * to write at a fence above them. Neither writes anything.
+ */
+public final class UserPlanner {
+
+    private final UserSettings settings;
+
+    public UserPlanner(UserSettings settings) {
+        this.settings = settings;
+    }
+
+    /** An operation read and checked: done already, or to be written at a fence above {@link #newestWrite()}. */
+    public static final class Prepared<A> {
+        private final A finished;
+        private final long newestWrite;
+        private final BiFunction<Instant, Long, UserPlan<A>> plan;
+
+        private Prepared(A finished, long newestWrite, BiFunction<Instant, Long, UserPlan<A>> plan) {
+            this.finished = finished;
+            this.newestWrite = newestWrite;
+            this.plan = plan;
+        }
+
+        static <A> Prepared<A> done(A answer) {
+            return new Prepared<>(answer, 0, null);
+        }
+
+        /** The answer of an operation with nothing (left) to write; null when {@link #plan} has work. */
+        public A finished() {
+            return finished;
+        }
+
+        /** The latest write time of the rows the operation replaces: its fence must exceed it. */
+        public long newestWrite() {
+            return newestWrite;
+        }
+
+        /** What to write at {@code at} with {@code fence}. */
+        public UserPlan<A> plan(Instant at, long fence) {
+            return plan.apply(at, fence);
+        }
+    }
+
+    /** The checks of a merge that need no reading. */
+    public void checkMergeRequest(UUID target, List<UUID> sources) {
+        if (sources == null || sources.isEmpty()) {
+            throw invalid("sources must name at least one user");
+        }
+        if (sources.size() > settings.getMaxMergeSources()) {
+            throw invalid("a merge takes at most " + settings.getMaxMergeSources() + " sources, not " + sources.size());
+        }
+        if (sources.stream().anyMatch(java.util.Objects::isNull)) {
+            throw invalid("sources must be uids, not null");
+        }
+        if (new HashSet<>(sources).size() != sources.size()) {
+            throw invalid("a source appears more than once");
+        }
+        if (sources.contains(target)) {
+            throw invalid("a user cannot be merged into itself");
+        }
+    }
+
+    /** The unmerge that undoes a merge for one source, or for every source of a merge not undone yet (by its id). */
+    public Operation unmergeOf(UserReads reads, UUID target, UUID source, UUID mergeId) {
+        if ((source == null) == (mergeId == null)) {
+            throw invalid("give either source or mergeId");
+        }
+        var merge = reads.mergeToUndo(target, source, mergeId).orElseThrow(() -> new UserOperationException(
+                UserOperationException.Kind.NOT_FOUND, source != null
+                        ? "user " + source + " was not merged into " + target
+                        : "no merge " + mergeId + " into " + target));
+        var undone = reads.undone(merge.opId());
+        var sources = new ArrayList<>(source != null ? List.of(source) : merge.sources());
+        sources.removeAll(undone);
+        if (sources.isEmpty()) {
+            throw new UserOperationException(UserOperationException.Kind.NOT_FOUND, "that merge is undone already");
+        }
+        return new Operation(UUID.randomUUID(), Kind.UNMERGE, target, sources, merge.opId());
+    }
+
+    /**
+     * A merge, its target's and sources' locks held. Resuming an interrupted one, {@code journaled} is what it
+     * recorded, and rows its batch may have written already are taken as they are.
+     */
+    public Prepared<UserResults.Merged> prepareMerge(UserReads reads, Operation merge, boolean resume) {
+        UUID target = merge.target();
+        var users = reads.users(withTarget(target, merge.sources()));
+        var journaled = resume ? reads.moves(merge.opId()) : List.<Move>of();
+        if (resume && merge.sources().stream().allMatch(s -> users.get(s) != null && target.equals(users.get(s).parent()))) {
+            // the interrupted run's batch landed: every source is the target's, and the same batch moved the rest
+            return Prepared.done(merged(merge, journaled));
+        }
+        var targetUser = existing(users, target);
+        if (targetUser.merged()) {
+            throw new UserMergedException(target, targetUser.masterUid());
+        }
+        for (UUID source : merge.sources()) {
+            var user = existing(users, source);
+            if (user.merged() && !(resume && target.equals(user.parent()))) {
+                throw new UserOperationException(UserOperationException.Kind.CONFLICT,
+                        "user " + source + " is merged into " + user.parent() + " already");
+            }
+        }
+        // every user merged into a source comes along: its root becomes the target
+        var members = new LinkedHashMap<UUID, Collection<UserRow>>();
+        var merged = new HashSet<>(below(reads, target, target).keySet());
+        merged.add(target);
+        for (UUID source : merge.sources()) {
+            var tree = new LinkedHashMap<>(below(reads, source, source));
+            if (resume) {
+                tree.putAll(below(reads, source, target));
+            }
+            members.put(source, tree.values());
+            merged.add(source);
+            merged.addAll(tree.keySet());
+        }
+        int treeSize = merged.size();
+        if (treeSize > settings.getMaxMergedUsers()) {
+            throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merged user would hold "
+                    + treeSize + " users; the limit is " + settings.getMaxMergedUsers()
+                    + " (users.maxMergedUsers): a merge rewrites every one of them", settings.getMaxMergedUsers());
+        }
+        var memberIds = members.values().stream().flatMap(Collection::stream).map(UserRow::uid).toList();
+        reads.lock(memberIds.stream().map(EntityLocks::user).toList());
+        refuseWhilePending(reads, merge, withTarget(target, Stream.concat(merge.sources().stream(), memberIds.stream()).toList()));
+
+        // what moves: every profile a source holds now, and (resuming) what the journal says was moving
+        var moving = new LinkedHashMap<UUID, UUID>();
+        for (UUID source : merge.sources()) {
+            reads.pidsOf(source).forEach(pid -> moving.put(pid, source));
+        }
+        journaled.forEach(move -> moving.putIfAbsent(move.pid(), move.from()));
+        reads.lock(moving.keySet().stream().map(EntityLocks::profile).toList());
+        var rows = reads.profiles(moving.keySet());
+        // a pid listed under a source whose row names another user is not the source's (a late write's link); a
+        // resumed merge takes the rows its batch moved already as they are
+        var taken = new LinkedHashMap<UUID, UUID>();
+        moving.forEach((pid, from) -> {
+            var row = rows.get(pid);
+            if (row != null && (from.equals(row.uid()) || resume && target.equals(row.uid()))) {
+                taken.put(pid, from);
+            }
+        });
+        // the limits hold for a resumed merge too: its users may hold more now than when it was recorded
+        int holds = reads.pidsOf(target).size();
+        long stillMoving = taken.entrySet().stream().filter(e -> e.getValue().equals(rows.get(e.getKey()).uid())).count();
+        if (holds + stillMoving > settings.getMaxProfilesPerUser()) {
+            throw new UserFullException(target, (int) (holds + stillMoving), settings.getMaxProfilesPerUser());
+        }
+        long bytes = taken.keySet().stream().mapToLong(pid -> rows.get(pid).data().length()).sum();
+        if (bytes > settings.getMaxMergeSize().toBytes()) {
+            throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merge would rewrite "
+                    + bytes + " bytes of documents in one batch; the limit is " + settings.getMaxMergeSize()
+                    + ": merge fewer users at a time");
+        }
+        long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
+                members.values().stream().flatMap(Collection::stream)).toList());
+        return new Prepared<>(null, newest, (at, fence) -> {
+            var plan = new Writing(at, fence);
+            taken.forEach((pid, from) -> {
+                var row = rows.get(pid);
+                boolean movedAlready = target.equals(row.uid());
+                plan.move(movedAlready ? row : row.under(target, row.version() + 1, at, fence), from);
+            });
+            for (UUID source : merge.sources()) {
+                var user = users.get(source);
+                plan.users.add(target.equals(user.parent()) ? user : user.next(target, target, at));
+                for (var member : members.get(source)) {
+                    plan.users.add(target.equals(member.masterUid()) ? member : member.next(target, member.parent(), at));
+                }
+            }
+            plan.users.add(targetUser.next(null, null, at));
+            return plan.done(new UserResults.Merged(merge.opId(), target, plan.movedByOrigin(), plan.versions()));
+        });
+    }
+
+    /**
+     * An unmerge, the locks of the user its sources were merged into and of the sources held. Resuming an
+     * interrupted one, rows its batch may have written already are taken as they are.
+     */
+    public Prepared<UserResults.Unmerged> prepareUnmerge(UserReads reads, Operation unmerge, boolean resume) {
+        UUID target = unmerge.target();
+        var users = new LinkedHashMap<>(reads.users(withTarget(target, unmerge.sources())));
+        var journaled = resume ? reads.moves(unmerge.opId()) : List.<Move>of();
+        if (resume && unmerge.sources().stream().allMatch(s -> users.get(s) != null && users.get(s).parent() == null)) {
+            return Prepared.done(unmerged(unmerge, journaled, List.of())); // the interrupted run's batch landed
+        }
+        var targetUser = existing(users, target);
+        UUID root = targetUser.merged() ? targetUser.masterUid() : target;
+        if (!root.equals(target)) {
+            // the target was merged on since: its tree's root is written too (its version), and held like the rest
+            reads.lock(List.of(EntityLocks.user(root)));
+            users.putAll(reads.users(List.of(root)));
+        }
+        var rootUser = existing(users, root);
+        for (UUID source : unmerge.sources()) {
+            var user = existing(users, source);
+            if (!target.equals(user.parent()) && !(resume && user.parent() == null)) {
+                throw new UserOperationException(UserOperationException.Kind.CONFLICT,
+                        "user " + source + " is no longer merged into " + target);
+            }
+        }
+        // what comes out with each source: the users merged into it before, and the profiles whose home is among them
+        var subtrees = new LinkedHashMap<UUID, Map<UUID, UserRow>>();
+        for (UUID source : unmerge.sources()) {
+            var tree = new LinkedHashMap<>(below(reads, source, root));
+            if (resume) {
+                tree.putAll(below(reads, source, source));
+            }
+            subtrees.put(source, tree);
+        }
+        var memberIds = subtrees.values().stream().flatMap(tree -> tree.keySet().stream()).toList();
+        reads.lock(memberIds.stream().map(EntityLocks::user).toList());
+        var touched = new ArrayList<>(withTarget(target, unmerge.sources()));
+        touched.add(root);
+        touched.addAll(memberIds);
+        refuseWhilePending(reads, unmerge, touched);
+
+        var merged = reads.moves(unmerge.mergeId()).stream()
+                .filter(move -> unmerge.sources().contains(move.from())).toList();
+        var pids = new LinkedHashSet<>(reads.pidsOf(root));
+        merged.forEach(move -> pids.add(move.pid()));
+        journaled.forEach(move -> pids.add(move.pid()));
+        reads.lock(pids.stream().map(EntityLocks::profile).toList());
+        var rows = reads.profiles(pids);
+        var backAlready = new HashSet<UUID>();
+        journaled.forEach(move -> {
+            var row = rows.get(move.pid());
+            if (row != null && move.to().equals(row.uid())) {
+                backAlready.add(move.pid());
+            }
+        });
+        long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
+                subtrees.values().stream().flatMap(tree -> tree.values().stream())).toList());
+        return new Prepared<>(null, newest, (at, fence) -> {
+            var plan = new Writing(at, fence);
+            var returning = new HashSet<UUID>();
+            for (UUID source : unmerge.sources()) {
+                var homes = new HashSet<>(subtrees.get(source).keySet());
+                homes.add(source);
+                for (var row : rows.values()) {
+                    boolean under = root.equals(row.uid()) || backAlready.contains(row.pid());
+                    if (under && homes.contains(row.home())) {
+                        returning.add(row.pid());
+                        plan.move(backAlready.contains(row.pid()) ? row : row.under(source, row.version() + 1, at, fence), root);
+                    }
+                }
+                var user = users.get(source);
+                plan.users.add(user.parent() == null ? user : user.next(null, null, at));
+                for (var member : subtrees.get(source).values()) {
+                    plan.users.add(source.equals(member.masterUid()) ? member : member.next(source, member.parent(), at));
+                }
+            }
+            plan.users.add(rootUser.next(null, null, at));
+            var skipped = new ArrayList<UserResults.Skipped>();
+            for (var move : merged) {
+                var row = rows.get(move.pid());
+                if (row == null) {
+                    skipped.add(new UserResults.Skipped(move.pid(), "erased since the merge", null));
+                } else if (!returning.contains(move.pid()) && !row.home().equals(move.home())) {
+                    skipped.add(new UserResults.Skipped(move.pid(), "moved to user " + row.uid() + " since the merge",
+                            row.uid()));
+                }
+                // at home still but not among the returning: an earlier unmerge took its user out of the tree
+            }
+            return plan.done(unmerged(unmerge, plan.moves, skipped));
+        });
+    }
+
+    /** A profile moved by hand to {@code target}: its new home. The profile's, its user's and the target's locks held. */
+    public Prepared<Profile> prepareMove(UserReads reads, UUID pid, long expectedVersion, UUID from, UUID target) {
+        var current = reads.profiles(List.of(pid)).get(pid);
+        if (current == null) {
+            throw new ProfileNotFoundException(List.of(pid));
+        }
+        if (!from.equals(current.uid())) {
+            throw new UserOperationException(UserOperationException.Kind.CONFLICT,
+                    "the profile moved to another user meanwhile; read it again and retry");
+        }
+        if (current.version() != expectedVersion) {
+            throw new VersionMismatchException(Map.of(pid, current.version()));
+        }
+        var targetUser = existing(reads.users(List.of(target)), target);
+        if (targetUser.merged()) {
+            throw new UserMergedException(target, targetUser.masterUid());
+        }
+        if (target.equals(from) && target.equals(current.home())) {
+            return Prepared.done(ProfileService.toProfile(current)); // where it belongs already
+        }
+        if (!target.equals(from)) {
+            int holds = reads.pidsOf(target).size();
+            if (holds + 1 > settings.getMaxProfilesPerUser()) {
+                throw new UserFullException(target, holds + 1, settings.getMaxProfilesPerUser());
+            }
+        }
+        return new Prepared<>(null, current.written(), (at, fence) -> {
+            var next = new ProfileRow(pid, target, target, current.version() + 1, current.data(), current.createdAt(),
+                    at, fence);
+            var plan = new Writing(at, fence);
+            plan.profiles.add(next);
+            if (!target.equals(from)) {
+                plan.unlinks.add(new Link(from, pid));
+                plan.links.add(new Link(target, pid));
+            }
+            return plan.done(ProfileService.toProfile(next));
+        });
+    }
+
+    /**
+     * The users in the tree of {@code root} whose chain of parents reaches {@code top} ({@code top} itself left out):
+     * what the journal ever saw merged into {@code top}, as their rows say they stand now.
+     */
+    private static Map<UUID, UserRow> below(UserReads reads, UUID top, UUID root) {
+        var candidates = reads.everMergedInto(top);
+        if (candidates.isEmpty()) {
+            return Map.of();
+        }
+        var tree = new LinkedHashMap<UUID, UserRow>();
+        reads.users(candidates).values().stream().filter(row -> root.equals(row.masterUid()))
+                .forEach(row -> tree.put(row.uid(), row));
+        var found = new LinkedHashMap<UUID, UserRow>();
+        for (var row : tree.values()) {
+            var seen = new HashSet<UUID>();
+            for (UUID at = row.parent(); at != null && seen.add(at); at = tree.containsKey(at) ? tree.get(at).parent() : null) {
+                if (at.equals(top)) {
+                    found.put(row.uid(), row);
+                    break;
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * An operation a crash interrupted, on any of these users, is completed by the recovery first: until then the
+     * rows may still change under what this one reads.
+     */
+    private static void refuseWhilePending(UserReads reads, Operation operation, Collection<UUID> users) {
+        if (reads.pendingOn(users, operation.opId())) {
+            throw new UserOperationException(UserOperationException.Kind.CONFLICT, "an interrupted merge or unmerge of"
+                    + " these users is being completed (users.recoveryDelay); retry in a few seconds");
+        }
+    }
+
+    private static UserResults.Merged merged(Operation merge, List<Move> moves) {
+        var moved = new LinkedHashMap<UUID, List<UUID>>();
+        var versions = new LinkedHashMap<UUID, Long>();
+        moves.forEach(move -> {
+            moved.computeIfAbsent(move.from(), f -> new ArrayList<>()).add(move.pid());
+            versions.put(move.pid(), move.version());
+        });
+        return new UserResults.Merged(merge.opId(), merge.target(), moved, versions);
+    }
+
+    private static UserResults.Unmerged unmerged(Operation unmerge, List<Move> moves, List<UserResults.Skipped> skipped) {
+        var restored = new LinkedHashMap<UUID, List<UUID>>();
+        var versions = new LinkedHashMap<UUID, Long>();
+        moves.forEach(move -> {
+            restored.computeIfAbsent(move.to(), t -> new ArrayList<>()).add(move.pid());
+            versions.put(move.pid(), move.version());
+        });
+        return new UserResults.Unmerged(unmerge.mergeId(), unmerge.target(), restored, skipped, versions);
+    }
+
+    /** The rows of a plan being made. */
+    private static final class Writing {
+        final Instant at;
+        final long fence;
+        final List<ProfileRow> profiles = new ArrayList<>();
+        final List<Link> unlinks = new ArrayList<>();
+        final List<Link> links = new ArrayList<>();
+        final List<UserRow> users = new ArrayList<>();
+        final List<Move> moves = new ArrayList<>();
+
+        Writing(Instant at, long fence) {
+            this.at = at;
+            this.fence = fence;
+        }
+
+        /** The profile, now as {@code next}, leaves {@code from}'s list for its new user's. */
+        void move(ProfileRow next, UUID from) {
+            profiles.add(next);
+            unlinks.add(new Link(from, next.pid()));
+            links.add(new Link(next.uid(), next.pid()));
+            moves.add(new Move(next.pid(), from, next.home(), next.uid(), next.version()));
+        }
+
+        Map<UUID, List<UUID>> movedByOrigin() {
+            var moved = new LinkedHashMap<UUID, List<UUID>>();
+            moves.forEach(move -> moved.computeIfAbsent(move.from(), f -> new ArrayList<>()).add(move.pid()));
+            return moved;
+        }
+
+        Map<UUID, Long> versions() {
+            var versions = new LinkedHashMap<UUID, Long>();
+            moves.forEach(move -> versions.put(move.pid(), move.version()));
+            return versions;
+        }
+
+        <A> UserPlan<A> done(A answer) {
+            return new UserPlan<>(profiles, unlinks, links, users, moves, answer);
+        }
+    }
+
+    /** The latest write time of the rows an operation replaces. */
+    private static long newestWrite(Collection<ProfileRow> profiles, Collection<UserRow> users) {
+        return Math.max(profiles.stream().mapToLong(ProfileRow::written).max().orElse(0),
+                users.stream().mapToLong(UserRow::written).max().orElse(0));
+    }
+
+    private static UserRow existing(Map<UUID, UserRow> users, UUID uid) {
+        var user = users.get(uid);
+        if (user == null) {
+            throw new UserNotFoundException(uid);
+        }
+        return user;
+    }
+
+    private static List<UUID> withTarget(UUID target, List<UUID> sources) {
+        var all = new ArrayList<>(sources);
+        all.add(target);
+        return all;
+    }
+
+    private static UserOperationException invalid(String message) {
+        return new UserOperationException(UserOperationException.Kind.INVALID, message);
+    }
+}

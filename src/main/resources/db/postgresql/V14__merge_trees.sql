@@ -1,0 +1,10 @@
+-- Merges form a forest (README, "Users"). What each merge and unmerge moved: for an unmerge too now, so that the
+-- journal shows every profile's way between users. Per profile: its own user (home) when it moved, where it went,
+-- and the version the operation gave it.
+ALTER TABLE merge_move ADD COLUMN home_uid uuid;
+ALTER TABLE merge_move ADD COLUMN to_uid uuid;
+ALTER TABLE merge_move ADD COLUMN version bigint;
+
+-- The users ever merged into a user: an operation on a tree finds the members of the tree from these (and reads
+-- each one's row to see where it stands now).
+CREATE INDEX user_operation_merge_target ON user_operation (target_uid) WHERE kind = 'merge';

@@ -1,0 +1,92 @@
+package io.profilestore.users;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.profilestore.core.UserSettings;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service's rules of users ({@code UserPlanner}, over maps in place of its stores) against the reference model:
+ * ten thousand random sequences of creates, erases, moves, merges and unmerges, compared after every step. No
+ * backing service: it runs in seconds.
+ */
+class UsersModelTest {
+
+    static final UsersModel.Limits LIMITS = new UsersModel.Limits(6, 3, 5);
+
+    static UserSettings settings() {
+        var settings = new UserSettings();
+        settings.setMaxProfilesPerUser(LIMITS.maxProfilesPerUser());
+        settings.setMaxMergeSources(LIMITS.maxMergeSources());
+        settings.setMaxMergedUsers(LIMITS.maxMergedUsers());
+        return settings;
+    }
+
+    @Test
+    void tenThousandRandomSequencesAgreeWithTheModelAtEveryStep() {
+        var tally = new UserSequences.Tally();
+        for (long seed = 1; seed <= 10_000; seed++) {
+            UserSequences.run(new UsersModel(LIMITS), new UsersOnMaps(settings()), seed, 25, tally);
+        }
+
+        System.out.println("users model: " + tally);
+        assertThat(tally.sequences.get()).isEqualTo(10_000);
+        // what the sequences must have reached for the agreement to mean something
+        assertThat(tally.of("merge 200")).as("merges done").isGreaterThan(10_000);
+        assertThat(tally.of("unmerge 200")).as("unmerges done").isGreaterThan(10_000);
+        assertThat(tally.unmergesUnderALaterMerge.get()).as("unmerges of a merge merged on since").isGreaterThan(1_000);
+        assertThat(tally.of("unmerge 200") + tally.of("unmerge-by-id 200")).isPositive();
+        assertThat(tally.of("skipped moved")).as("unmerges that left a profile moved by hand").isPositive();
+        assertThat(tally.of("skipped erased")).as("unmerges that left an erased profile").isPositive();
+        for (String refusal : List.of("merge 422 merge-too-large", "merge 422 user-full", "merge 409 conflict",
+                "merge 409 user-merged", "merge 400 invalid-request", "unmerge 404 merge-not-found",
+                "move 409 user-merged", "move 412 stale-version", "create 409 user-merged", "create 422 user-full")) {
+            assertThat(tally.of(refusal)).as(refusal).isPositive();
+        }
+    }
+
+    /** The two orders of the report that opened this: both end where they started. */
+    @Test
+    void anEarlierMergeUndoneAfterALaterOneEndsWhereItStartedInEitherOrder() {
+        for (boolean earlierFirst : List.of(true, false)) {
+            var users = new UsersOnMaps(settings());
+            var a = users.create(null);
+            var b = users.create(null);
+            var c = users.create(null);
+            assertThat(users.merge(b.uid(), List.of(a.uid())).status()).isEqualTo(200);
+            assertThat(users.merge(c.uid(), List.of(b.uid())).status()).isEqualTo(200);
+
+            var first = earlierFirst ? users.unmerge(b.uid(), a.uid()) : users.unmerge(c.uid(), b.uid());
+            var second = earlierFirst ? users.unmerge(c.uid(), b.uid()) : users.unmerge(b.uid(), a.uid());
+
+            assertThat(first.skipped()).isEmpty();
+            assertThat(second.status()).isEqualTo(200);
+            for (var holder : List.of(a, b, c)) {
+                var shown = users.user(holder.uid());
+                assertThat(shown.uid()).isEqualTo(holder.uid());
+                assertThat(shown.versions().keySet()).containsExactly(holder.pid());
+                assertThat(users.userRow(holder.uid()).merged()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void aChainOfAnyLengthIsReadThroughItsRootInOneStep() {
+        var settings = settings();
+        settings.setMaxMergedUsers(40);
+        var users = new UsersOnMaps(settings);
+        UUID first = users.create(null).uid();
+        UUID previous = first;
+        for (int i = 0; i < 30; i++) {
+            UUID next = users.create(null).uid();
+            users.erase(users.user(next).versions().keySet().iterator().next(), 1);
+            assertThat(users.merge(next, List.of(previous)).status()).isEqualTo(200);
+            previous = next;
+        }
+
+        assertThat(users.userRow(first).masterUid()).as("the row names the root").isEqualTo(previous);
+        assertThat(users.user(first).uid()).isEqualTo(previous);
+    }
+}
