@@ -232,6 +232,10 @@ public final class UserPlanner {
             users.putAll(reads.users(List.of(root)));
         }
         var rootUser = existing(users, root);
+        if (!resume && unmerge.sources().stream().anyMatch(reads.undone(unmerge.mergeId())::contains)) {
+            // undone by another unmerge since it was looked up, before these locks were ours
+            throw new UserOperationException(UserOperationException.Kind.NOT_FOUND, "that merge is undone already");
+        }
         for (UUID source : unmerge.sources()) {
             var user = existing(users, source);
             if (!target.equals(user.parent()) && !(resume && user.parent() == null)) {

@@ -207,7 +207,7 @@ public final class UsersModel {
     }
 
     public Answer merge(UUID id, UUID target, List<UUID> sources) {
-        if (sources.isEmpty() || sources.size() > limits.maxMergeSources() || sources.contains(null)
+        if (sources.isEmpty() || sources.size() > limits.maxMergeSources() || sources.stream().anyMatch(s -> s == null)
                 || new HashSet<>(sources).size() != sources.size() || sources.contains(target)) {
             return Answer.refused(400, "invalid-request");
         }

@@ -72,6 +72,22 @@ class UsersModelTest {
         }
     }
 
+    /**
+     * Two unmerges of one merge, the second looked up before the first ran and locked after it: the second answers as
+     * it would after the first (nothing left to undo), not that the users changed.
+     */
+    @Test
+    void anUnmergeOvertakenByAnotherOfTheSameMergeAnswersThatItIsUndoneAlready() {
+        var users = new UsersOnMaps(settings());
+        var a = users.create(null);
+        var b = users.create(null);
+        assertThat(users.merge(b.uid(), List.of(a.uid())).status()).isEqualTo(200);
+
+        var late = users.unmergeWith(b.uid(), a.uid(), () -> assertThat(users.unmerge(b.uid(), a.uid()).status()).isEqualTo(200));
+
+        assertThat(late.kind()).isEqualTo("404 merge-not-found");
+    }
+
     @Test
     void aChainOfAnyLengthIsReadThroughItsRootInOneStep() {
         var settings = settings();

@@ -226,6 +226,15 @@ final class UsersOnMaps implements UsersUnderTest {
         return answer(() -> undo(planner.unmergeOf(reads, target, null, mergeId)));
     }
 
+    /** An unmerge looked up, then {@code meanwhile} done, then the unmerge run: as two requests may interleave. */
+    UsersModel.Answer unmergeWith(UUID target, UUID source, Runnable meanwhile) {
+        return answer(() -> {
+            var unmerge = planner.unmergeOf(reads, target, source, null);
+            meanwhile.run();
+            return undo(unmerge);
+        });
+    }
+
     private UsersModel.Answer undo(Operation unmerge) {
         var plan = apply(planner.prepareUnmerge(reads, unmerge, false).plan(next(), ++clock));
         operations.add(unmerge);
