@@ -176,7 +176,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var users = new UserService(dao, changes, journal, config.getUsers());
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
                     config.getUsers().getRecoveryDelay().toJavaDuration(), java.time.Duration.ofSeconds(1)));
-            var tableCheck = new TableCheck(dao, changes, users);
+            var tableCheck = new TableCheck(dao, changes, users, journal, config.getUsers());
             var oneAtATime = new ExclusiveRun(backends.postgres());
             environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));
             environment.lifecycle().manage(new TableCheckSchedule(tableCheck, oneAtATime,

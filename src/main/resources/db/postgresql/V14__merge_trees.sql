@@ -8,3 +8,6 @@ ALTER TABLE merge_move ADD COLUMN version bigint;
 -- The users ever merged into a user: an operation on a tree finds the members of the tree from these (and reads
 -- each one's row to see where it stands now).
 CREATE INDEX user_operation_merge_target ON user_operation (target_uid) WHERE kind = 'merge';
+
+-- Which merges took a user in (check-tables compares each merged user's parent with the journal's).
+CREATE INDEX user_operation_sources ON user_operation USING gin (source_uids);

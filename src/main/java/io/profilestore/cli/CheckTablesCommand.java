@@ -7,6 +7,7 @@ import io.profilestore.audit.AuditLog;
 import io.profilestore.backends.Backends;
 import io.profilestore.core.ChangeRunner;
 import io.profilestore.core.TableCheck;
+import io.profilestore.core.TableCheckReport;
 import io.profilestore.core.UserService;
 import io.profilestore.core.WritePathProbe;
 import io.profilestore.db.EntityLocks;
@@ -21,8 +22,9 @@ import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
- * {@code check-tables <config>}: checks that {@code uid_pid} and {@code persons} agree with the profile rows, and
- * repairs what does not (unless --dry-run). Exits 1 when it found disagreements it did not repair.
+ * {@code check-tables <config>}: checks that {@code uid_pid} and {@code persons} agree with the profile rows and the
+ * merge journal, and repairs what does not (unless --dry-run; --list names each disagreement). Exits 1 when it
+ * found disagreements it did not repair.
  */
 public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
 
@@ -35,6 +37,8 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
         super.configure(subparser);
         subparser.addArgument("--dry-run").action(Arguments.storeTrue()).dest("dryRun")
                 .help("report the disagreements without repairing them");
+        subparser.addArgument("--list").action(Arguments.storeTrue()).dest("list")
+                .help("name each disagreement by its ids (no personal data)");
     }
 
     @Override
@@ -48,18 +52,18 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
             var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration());
             var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), java.util.List.of(),
                     WritePathProbe.NONE);
-            var users = new UserService(dao, changes, new UserOperations(backends.postgres()), config.getUsers());
+            var journal = new UserOperations(backends.postgres());
+            var users = new UserService(dao, changes, journal, config.getUsers());
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             boolean repair = !namespace.getBoolean("dryRun");
-            var check = new TableCheck(dao, changes, users);
-            var reports = new java.util.ArrayList<TableCheck.Report>();
-            if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, out)))) {
+            boolean list = namespace.getBoolean("list");
+            var check = new TableCheck(dao, changes, users, journal, config.getUsers());
+            var reports = new java.util.ArrayList<TableCheckReport>();
+            if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
                 out.println("check-tables runs on another instance right now; run it again once that one is done");
                 System.exit(1);
             }
-            var report = reports.get(0);
-            unrepaired = report.violations() - report.missingLinks().repaired() - report.strayLinks().repaired()
-                    - report.missingUsers().repaired() - report.ofMergedUsers().repaired();
+            unrepaired = reports.get(0).unrepaired();
         }
         if (unrepaired > 0) {
             System.exit(1); // for a scheduler or a script: the tables still disagree

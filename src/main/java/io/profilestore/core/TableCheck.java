@@ -1,25 +1,27 @@
 package io.profilestore.core;
 
-import io.profilestore.db.EntitiesLockedException;
+import io.profilestore.core.TableCheckReport.Kind;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileDao.Link;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.UserOperations;
+import io.profilestore.db.UserRow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The profile row is the truth, and the tables derived from it must agree with it: a profile is listed by its
- * user ({@code uid_pid}) and by no other, its user has a row ({@code persons}), and a merged user holds no profile.
- * A late write of a holder that lost its lease can break this (USING TIMESTAMP makes it lose only on the cells a
- * newer write touched, not on rows only it wrote), so the check goes through both tables and repairs what
- * disagrees. Each repair is a change like any other: under the locks of what it repairs, looked at again under
- * them, written at their fence, which is above every write it replaces.
+ * user ({@code uid_pid}) and by no other, its user has a row ({@code persons}), and it is under the root of its own
+ * user's tree of merges. A late write of a holder that lost its lease can break this (USING TIMESTAMP makes it lose
+ * only on the cells a newer write touched, not on rows only it wrote), so the check goes through the tables and
+ * repairs what disagrees; {@link UserTreeCheck} goes through the users and the merge journal first. Each repair is a
+ * change like any other: under the locks of what it repairs, looked at again under them, written at their fence,
+ * which is above every write it replaces.
  */
 public class TableCheck {
 
@@ -29,148 +31,96 @@ public class TableCheck {
     private static final int SLICES = 64;
     private static final int PAGE = 500;
 
-    /** One kind of disagreement: how many were found, how many repaired. */
-    public record Count(long found, long repaired) {
-    }
-
-    /** What a run found and did; {@code leftAlone} were changed meanwhile, busy, or could not be repaired. */
-    public record Report(long profiles, long links, Count missingLinks, Count strayLinks, Count missingUsers,
-            Count ofMergedUsers, long leftAlone) {
-
-        public long violations() {
-            return missingLinks.found() + strayLinks.found() + missingUsers.found() + ofMergedUsers.found();
-        }
-    }
-
     private final ProfileDao dao;
     private final ChangeRunner changes;
     private final UserService users;
+    private final UserTreeCheck trees;
 
-    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users) {
+    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, UserOperations journal,
+            UserSettings settings) {
         this.dao = dao;
         this.changes = changes;
         this.users = users;
+        this.trees = new UserTreeCheck(dao, changes, journal, settings.getMaxMergedUsers());
     }
 
-    /** Checks both tables; repairs what disagrees unless {@code repair} is false; says what it found. */
-    public Report run(boolean repair, PrintWriter out) {
-        var run = new Run(repair);
+    /** Checks the tables; repairs what disagrees unless {@code repair} is false; says what it found. */
+    public TableCheckReport run(boolean repair, PrintWriter out) {
+        return run(repair, false, out);
+    }
+
+    /** The same, and with {@code list}, each disagreement by its ids. */
+    public TableCheckReport run(boolean repair, boolean list, PrintWriter out) {
+        var tally = new TableCheckTally(repair);
+        trees.run(tally);
         for (int slice = 0; slice < SLICES; slice++) {
             var page = new ArrayList<ProfileRow>();
             for (var row : dao.scan(slice, SLICES)) {
                 page.add(row);
                 if (page.size() == PAGE) {
-                    run.checkProfiles(page);
+                    checkProfiles(page, tally);
                     page.clear();
                 }
             }
-            run.checkProfiles(page);
+            checkProfiles(page, tally);
         }
         for (int slice = 0; slice < SLICES; slice++) {
             var page = new ArrayList<Link>();
             for (var link : dao.scanLinks(slice, SLICES)) {
                 page.add(link);
                 if (page.size() == PAGE) {
-                    run.checkLinks(page);
+                    checkLinks(page, tally);
                     page.clear();
                 }
             }
-            run.checkLinks(page);
+            checkLinks(page, tally);
         }
-        var report = run.report();
-        String done = repair ? "" : " (dry run: nothing repaired)";
-        out.printf("check-tables: %,d profiles and %,d links checked%s%n", report.profiles(), report.links(), done);
-        out.printf("  links missing (a profile's user does not list it): %d, %d put back%n",
-                report.missingLinks().found(), report.missingLinks().repaired());
-        out.printf("  stray links (a user lists a profile that is not its): %d, %d removed%n",
-                report.strayLinks().found(), report.strayLinks().repaired());
-        out.printf("  users missing (a profile names a user without a row): %d, %d made%n",
-                report.missingUsers().found(), report.missingUsers().repaired());
-        out.printf("  profiles of merged users: %d, %d moved to their master%n",
-                report.ofMergedUsers().found(), report.ofMergedUsers().repaired());
-        out.printf("  left as they are (changed meanwhile, busy, or not repairable): %d%n", report.leftAlone());
-        out.flush();
+        var report = tally.report();
+        report.print(out, repair, list);
         return report;
     }
 
-    /** The counts of one run. */
-    private final class Run {
-        final boolean repair;
-        final AtomicLong profiles = new AtomicLong();
-        final AtomicLong links = new AtomicLong();
-        final long[] missingLinks = new long[2];
-        final long[] strayLinks = new long[2];
-        final long[] missingUsers = new long[2];
-        final long[] ofMergedUsers = new long[2];
-        long leftAlone;
-
-        Run(boolean repair) {
-            this.repair = repair;
+    private void checkProfiles(List<ProfileRow> rows, TableCheckTally tally) {
+        if (rows.isEmpty()) {
+            return;
         }
-
-        Report report() {
-            return new Report(profiles.get(), links.get(), count(missingLinks), count(strayLinks), count(missingUsers),
-                    count(ofMergedUsers), leftAlone);
-        }
-
-        private Count count(long[] counts) {
-            return new Count(counts[0], counts[1]);
-        }
-
-        void checkProfiles(List<ProfileRow> rows) {
-            if (rows.isEmpty()) {
-                return;
+        tally.profiles += rows.size();
+        var listed = dao.existing(rows.stream().map(row -> new Link(row.uid(), row.pid())).toList());
+        var owners = new java.util.HashMap<>(dao.findUsers(rows.stream()
+                .flatMap(row -> java.util.stream.Stream.of(row.uid(), row.home())).collect(java.util.stream.Collectors.toSet())));
+        owners.putAll(dao.findUsers(owners.values().stream().filter(UserRow::merged).map(UserRow::masterUid)
+                .filter(master -> !owners.containsKey(master)).collect(java.util.stream.Collectors.toSet())));
+        for (var row : rows) {
+            if (!listed.contains(new Link(row.uid(), row.pid()))) {
+                tally.found(Kind.MISSING_LINK, "profile " + row.pid() + " under user " + row.uid(),
+                        () -> putBackLink(row.pid(), row.uid()));
             }
-            profiles.addAndGet(rows.size());
-            var listed = dao.existing(rows.stream().map(row -> new Link(row.uid(), row.pid())).toList());
-            var owners = dao.findUsers(rows.stream().map(ProfileRow::uid).collect(java.util.stream.Collectors.toSet()));
-            for (var row : rows) {
-                if (!listed.contains(new Link(row.uid(), row.pid()))) {
-                    tally(missingLinks, repair && repaired(() -> putBackLink(row.pid(), row.uid())));
-                }
-                var owner = owners.get(row.uid());
-                if (owner == null) {
-                    tally(missingUsers, repair && repaired(() -> makeUser(row.uid(), row.pid())));
-                } else if (owner.masterUid() != null) {
-                    tally(ofMergedUsers, repair && repaired(() -> moveToMaster(row)));
-                }
+            var owner = owners.get(row.uid());
+            if (owner == null) {
+                tally.found(Kind.MISSING_USER, "user " + row.uid() + " of profile " + row.pid(),
+                        () -> makeUser(row.uid(), row.pid()));
+                continue;
+            }
+            UUID root = UserService.rootOf(row.home(), owners::get);
+            if (root != null && !root.equals(row.uid())) {
+                tally.found(Kind.AWAY_FROM_ROOT, "profile " + row.pid() + " under user " + row.uid() + ", its root "
+                        + root, () -> placeUnderRoot(row));
             }
         }
+    }
 
-        void checkLinks(List<Link> page) {
-            if (page.isEmpty()) {
-                return;
-            }
-            links.addAndGet(page.size());
-            var rows = dao.findAll(page.stream().map(Link::pid).collect(java.util.stream.Collectors.toSet()));
-            for (var link : page) {
-                var row = rows.get(link.pid());
-                if (row == null || !row.uid().equals(link.uid())) {
-                    tally(strayLinks, repair && repaired(() -> removeStrayLink(link)));
-                }
-            }
+    private void checkLinks(List<Link> page, TableCheckTally tally) {
+        if (page.isEmpty()) {
+            return;
         }
-
-        private void tally(long[] counts, boolean repaired) {
-            counts[0]++;
-            if (repaired) {
-                counts[1]++;
+        tally.links += page.size();
+        var rows = dao.findAll(page.stream().map(Link::pid).collect(java.util.stream.Collectors.toSet()));
+        for (var link : page) {
+            var row = rows.get(link.pid());
+            if (row == null || !row.uid().equals(link.uid())) {
+                tally.found(Kind.STRAY_LINK, "user " + link.uid() + " lists profile " + link.pid(),
+                        () -> removeStrayLink(link));
             }
-        }
-
-        /** Runs one repair; whatever keeps it from being done leaves the entity for the next run. */
-        private boolean repaired(java.util.function.BooleanSupplier repairOne) {
-            try {
-                if (repairOne.getAsBoolean()) {
-                    return true;
-                }
-            } catch (EntitiesLockedException e) {
-                // in use right now: the next run looks again
-            } catch (RuntimeException e) {
-                LOG.warn("a table repair failed ({}); the next run tries again", e.getClass().getSimpleName());
-            }
-            leftAlone++;
-            return false;
         }
     }
 
@@ -216,11 +166,11 @@ public class TableCheck {
         });
     }
 
-    /** A profile left under a merged user moves to its master, as the merge would have moved it. */
-    private boolean moveToMaster(ProfileRow row) {
+    /** A profile away from its root moves there, as the merges and unmerges would have put it. */
+    private boolean placeUnderRoot(ProfileRow row) {
         boolean moved = users.placeUnderRoot(row.pid());
         if (moved) {
-            LOG.info("check-tables: profile {} of merged user {} moved to its master", row.pid(), row.uid());
+            LOG.info("check-tables: profile {} of user {} moved to the root of its own user's tree", row.pid(), row.uid());
         }
         return moved;
     }

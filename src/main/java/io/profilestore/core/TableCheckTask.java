@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * {@code POST /tasks/check-tables} on the admin port: the check-tables command from a running instance;
- * {@code ?dryRun=true} only reports.
+ * {@code ?dryRun=true} only reports, {@code ?list=true} names each disagreement by its ids.
  */
 public class TableCheckTask extends Task {
 
@@ -24,7 +24,8 @@ public class TableCheckTask extends Task {
     @Override
     public void execute(Map<String, List<String>> parameters, PrintWriter output) {
         boolean dryRun = parameters.getOrDefault("dryRun", List.of("false")).contains("true");
-        if (!oneAtATime.ifFree(TableCheck.JOB, () -> check.run(!dryRun, output))) {
+        boolean list = parameters.getOrDefault("list", List.of("false")).contains("true");
+        if (!oneAtATime.ifFree(TableCheck.JOB, () -> check.run(!dryRun, list, output))) {
             output.println("check-tables runs on another instance right now; run it again once that one is done");
         }
     }

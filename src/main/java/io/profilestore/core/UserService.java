@@ -128,10 +128,22 @@ public class UserService {
                 });
     }
 
-    /** The root of a user's tree as its row says (itself when merged into nobody), or null when it has no row. */
     private UUID rootOf(UUID uid) {
-        var user = dao.findUser(uid).orElse(null);
-        return user == null ? null : user.merged() ? user.masterUid() : uid;
+        return rootOf(uid, user -> dao.findUser(user).orElse(null));
+    }
+
+    /**
+     * The root of a user's tree as its row says (itself when merged into nobody); null when that is not sound: the
+     * user or its master has no row, or the master is merged too (check-tables reports the users; their profiles
+     * wait until the users are set right).
+     */
+    static UUID rootOf(UUID uid, java.util.function.Function<UUID, UserRow> rows) {
+        var user = rows.apply(uid);
+        if (user == null || !user.merged()) {
+            return user == null ? null : uid;
+        }
+        var master = rows.apply(user.masterUid());
+        return master == null || master.merged() ? null : master.uid();
     }
 
     /** Merges the sources into the target: every user of the sources' trees and every profile under them moves. */

@@ -90,7 +90,7 @@ class LateWriteLinksTest {
         assertThat(checkTables()).contains("links missing (a profile's user does not list it): 0,")
                 .contains("stray links (a user lists a profile that is not its): 0,")
                 .contains("users missing (a profile names a user without a row): 0,")
-                .contains("profiles of merged users: 0,");
+                .contains("profiles away from their root (not under the root of their own user's tree): 0,");
     }
 
     @Test
