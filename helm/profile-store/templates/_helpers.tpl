@@ -212,7 +212,7 @@ Volumes of every pod: the configuration, the secrets, and a writable /tmp (the r
 {{/*
 Probes, all on the admin port. Liveness asks /ping (the JVM and Jetty answer): a backing service that is down
 must not restart every pod, since a restart cures nothing and the service answers 503s with Retry-After by itself.
-Readiness asks the health checks (/healthcheck by default, see values).
+Readiness asks the health checks as this pod sees its part (/ready by default, see values).
 */}}
 {{- define "profile-store.probes" -}}
 {{- $p := .Values.probes }}

@@ -54,6 +54,7 @@ import io.profilestore.health.IndexerHealthCheck;
 import io.profilestore.health.PostgresHealthCheck;
 import io.profilestore.health.PrometheusEndpoint;
 import io.profilestore.health.RabbitMqHealthCheck;
+import io.profilestore.health.ReadinessEndpoint;
 import io.profilestore.health.TerseHealthCheck;
 import io.profilestore.indexer.Indexer;
 import io.profilestore.indexer.ProfileDocuments;
@@ -210,10 +211,16 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.admin().addTask(new ReconcileTask(new Reconciler(dao, new ProfileDocuments(dao, names, json), index,
                 java.time.Duration.ofSeconds(5))));
 
-        environment.healthChecks().register("cassandra", new TerseHealthCheck(new CassandraHealthCheck(backends.cassandra())));
+        var cassandra = new CassandraHealthCheck(backends.cassandra(), config.getCassandra().getKeyspace());
+        environment.healthChecks().register("cassandra", new TerseHealthCheck(cassandra));
+        environment.metrics().gauge("cassandra.quorum-met", () -> () -> {
+            var quorum = cassandra.quorum();
+            return quorum == null || quorum.met() ? 1 : 0;
+        });
         environment.healthChecks().register("elasticsearch", new TerseHealthCheck(new ElasticsearchHealthCheck(backends.elasticsearch())));
         environment.healthChecks().register("postgres", new TerseHealthCheck(new PostgresHealthCheck(backends.postgres())));
         environment.healthChecks().register("rabbitmq", new TerseHealthCheck(new RabbitMqHealthCheck(backends.rabbitmq())));
         PrometheusEndpoint.install(environment);
+        ReadinessEndpoint.install(environment, java.util.Map.of("cassandra", new TerseHealthCheck(cassandra.readiness())));
     }
 }

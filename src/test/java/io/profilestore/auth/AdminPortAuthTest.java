@@ -30,7 +30,7 @@ class AdminPortAuthTest {
     /** What shows requests or changes things: GET unless it is a task. */
     static final List<String> GUARDED = List.of("GET /threads", "GET /pprof", "GET /", "POST /tasks/gc",
             "POST /tasks/log-level?logger=org.apache.hc.client5.http.wire&level=DEBUG", "GET /no-such-page");
-    static final List<String> OPEN = List.of("/healthcheck", "/ping", "/metrics", "/prometheus");
+    static final List<String> OPEN = List.of("/healthcheck", "/ready", "/ping", "/metrics", "/prometheus");
 
     @Test
     void theApisAdminPortIsGuarded() {

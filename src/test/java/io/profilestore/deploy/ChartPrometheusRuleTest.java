@@ -28,7 +28,7 @@ class ChartPrometheusRuleTest {
     /** The README sections the alerts link to (README, "Deployment", the runbooks). */
     static final Set<String> RUNBOOKS = Set.of("runbook-index-lag", "runbook-outbox-backlog", "runbook-dead-letters",
             "runbook-lock-conflicts", "runbook-5xx", "runbook-connection-pool", "runbook-audit-failures",
-            "runbook-maintenance-jobs", "runbook-pods-down");
+            "runbook-maintenance-jobs", "runbook-pods-down", "runbook-cassandra-quorum-lost");
 
     @ParameterizedTest
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
@@ -39,7 +39,8 @@ class ChartPrometheusRuleTest {
         assertThat(rules).extracting(r -> r.path("alert").asText()).containsExactlyInAnyOrder(
                 "ProfileStoreIndexLag", "ProfileStoreIndexerStalled", "ProfileStoreOutboxBacklog",
                 "ProfileStoreDeadLetters", "ProfileStoreLockConflicts", "ProfileStoreServerErrors",
-                "ProfileStoreConnectionPoolTimeouts", "ProfileStoreAuditFailures", "ProfileStorePodDown",
+                "ProfileStoreConnectionPoolTimeouts", "ProfileStoreAuditFailures", "ProfileStoreCassandraQuorumLost",
+                "ProfileStorePodDown",
                 "ProfileStoreDeploymentUnavailable",
                 "ProfileStoreMaintenanceFailed", "ProfileStoreMaintenanceFailed",
                 "ProfileStoreMaintenanceNotSucceeding", "ProfileStoreMaintenanceNotSucceeding");
@@ -113,7 +114,7 @@ class ChartPrometheusRuleTest {
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
     void everyExpressionIsValidPromQL(Values values) {
         var checked = AlertRules.check(Charts.documents(values));
-        assertThat(checked).hasSize(14);
+        assertThat(checked).hasSize(15);
         assertThat(AlertRules.errorsOf(checked)).as("PromQL errors of the %s alerts", values).isEmpty();
     }
 

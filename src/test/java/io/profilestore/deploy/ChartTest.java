@@ -124,7 +124,7 @@ class ChartTest {
             var admin = StreamSupport.stream(container.path("ports").spliterator(), false)
                     .filter(p -> p.path("name").asText().equals("admin")).findFirst().orElseThrow();
             assertThat(admin.path("containerPort").asInt()).isEqualTo(8081);
-            assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthcheck");
+            assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/ready");
             for (var probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
                 assertThat(container.path(probe).path("httpGet").path("port").asText())
                         .as("%s %s port", component, probe).isEqualTo("admin");

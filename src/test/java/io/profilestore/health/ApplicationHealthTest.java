@@ -29,7 +29,19 @@ class ApplicationHealthTest {
             assertThat(checks.path(backend).path("healthy").asBoolean())
                     .as("%s: %s", backend, checks.path(backend)).isTrue();
         }
-        assertThat(checks.path("cassandra").path("message").asText()).contains("nodes up");
+        assertThat(checks.path("cassandra").path("message").asText()).contains("nodes up")
+                .contains("QUORUM met for keyspace profiles");
+    }
+
+    @Test
+    void readinessAsksTheSameChecksWithCassandrasAsThisInstanceSeesIt() {
+        var response = APP.client().target("http://localhost:" + APP.getAdminPort() + "/ready").request().get();
+        var checks = response.readEntity(JsonNode.class);
+
+        assertThat(response.getStatus()).as("ready, body %s", checks).isEqualTo(200);
+        assertThat(checks.fieldNames()).toIterable().containsExactlyInAnyOrder("cassandra", "elasticsearch", "postgres",
+                "rabbitmq", "audit", "deadlocks");
+        assertThat(checks.path("cassandra").path("message").asText()).startsWith("Cassandra").endsWith("answers");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.profilestore.stack;
 
-import io.profilestore.testing.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import io.profilestore.health.CassandraHealthCheck;
+import io.profilestore.testing.FreePorts;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -88,15 +89,34 @@ class CassandraThreeNodesTest {
         var first = UUID.randomUUID();
         write(first, 1);
 
+        var health = new CassandraHealthCheck(session, "three");
+        assertThat(health.execute().isHealthy()).as(health.execute().getMessage()).isTrue();
+
         cluster.cassandra().stopNode(3);
         var second = UUID.randomUUID();
         write(second, 2);
         assertThat(read(first)).isEqualTo(1);
         assertThat(read(second)).isEqualTo(2);
+        awaitNodesUp(2);
+        assertThat(health.execute().isHealthy()).as("one node down: %s", health.execute().getMessage()).isTrue();
 
         cluster.cassandra().stopNode(2);
         assertThatThrownBy(() -> write(UUID.randomUUID(), 3))
                 .isInstanceOfAny(UnavailableException.class, AllNodesFailedException.class);
+        awaitNodesUp(1);
+        var result = health.execute();
+        assertThat(result.isHealthy()).as("two nodes down: no write can succeed at QUORUM").isFalse();
+        assertThat(result.getMessage()).isEqualTo("QUORUM cannot be met for keyspace three: 1 of 3 replicas up, 2 needed")
+                .doesNotContain("127.0.0");
+        assertThat(health.readiness().execute().isHealthy()).as("readiness: this pod still reaches Cassandra").isTrue();
+    }
+
+    /** The driver's view of the cluster, which learns of a stopped node a moment after it stopped. */
+    private static void awaitNodesUp(int up) {
+        org.awaitility.Awaitility.await("the driver to see " + up + " nodes up").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> session.getMetadata().getNodes().values().stream()
+                        .filter(node -> node.getState() == NodeState.UP).count() == up);
     }
 
     private static void write(UUID id, int value) {
