@@ -330,7 +330,11 @@
       say("");
       $("profile-title").focus();
       await showUser(profile.json.uid);
-      if (has("admin")) await showProfileAudit(pid);
+      if (has("admin")) {
+        $("unmerge-result").hidden = true;
+        await showHistory(profile.json.uid);
+        await showProfileAudit(pid);
+      }
     } catch (e) {
       fail(e);
     }
@@ -423,14 +427,84 @@
   }
   async function unmerge(event) {
     event.preventDefault();
+    const source = $("unmerge-source").value.trim();
+    // the user the source was merged into, as the history says: not always the one the profile is under now
+    const merge = merges && merges.merges.find((m) => m.sources.includes(source) && !m.undone.some((u) => u.source === source));
+    await unmergeFrom(merge ? merge.target : opened.uid, source);
+  }
+  async function unmergeFrom(target, source) {
     try {
-      await api("POST", "/v1/users/" + opened.uid + "/unmerge", { source: $("unmerge-source").value.trim() });
+      const answer = (await api("POST", "/v1/users/" + target + "/unmerge", { source })).json;
       $("unmerge-source").value = "";
       await openProfile(opened.pid);
+      showUnmerged(answer, source);
       say(t("unmerge.done"));
     } catch (e) {
       fail(e);
     }
+  }
+  /** What an unmerge moved back, and what it left where it is, with why. */
+  function showUnmerged(answer, source) {
+    const back = answer.restored[source] || [];
+    $("unmerge-restored").textContent = back.length
+      ? t("unmerge.restored", { source, pids: back.join(", ") }) : t("unmerge.nothingBack", { source });
+    const list = $("unmerge-skipped");
+    list.replaceChildren();
+    if (answer.skipped.length) {
+      const head = document.createElement("li");
+      head.textContent = t("unmerge.skipped");
+      list.append(head);
+    }
+    answer.skipped.forEach((skipped) => {
+      const item = document.createElement("li");
+      item.className = "skipped";
+      item.textContent = skipped.uid
+        ? t("unmerge.skippedMoved", { pid: skipped.pid, uid: skipped.uid }) : t("unmerge.skippedErased", { pid: skipped.pid });
+      list.append(item);
+    });
+    $("unmerge-result").hidden = false;
+  }
+  let merges = null;     // the merge history on screen (not `history`: that is the browser's)
+  /** The user's merges, newest first: what each brought, what went back; a source still merged can be taken out. */
+  async function showHistory(uid) {
+    merges = (await api("GET", "/v1/users/" + encodeURIComponent(uid) + "/merges")).json;
+    renderHistory();
+  }
+  function renderHistory() {
+    const list = $("merge-history");
+    list.replaceChildren();
+    $("history-none").hidden = merges.merges.length > 0;
+    merges.merges.forEach((merge) => {
+      const item = document.createElement("li");
+      item.className = "merge";
+      item.dataset.merge = merge.mergeId;
+      item.textContent = t("history.merge", { at: new Date(merge.recordedAt).toLocaleString(lang), sources: merge.sources.join(", "), target: merge.target })
+        + (merge.state === "pending" ? " " + t("history.pending") : "");
+      const parts = document.createElement("ul");
+      merge.sources.forEach((source) => {
+        const part = document.createElement("li");
+        const moved = merge.moved[source] || [];
+        part.textContent = moved.length ? t("history.moved", { source, pids: moved.join(", ") }) : t("history.movedNone", { source });
+        const undo = merge.undone.find((u) => u.source === source);
+        if (undo) {
+          const back = document.createElement("div");
+          back.className = "undone";
+          back.textContent = t("history.undone", { source, at: new Date(undo.recordedAt).toLocaleString(lang), pids: undo.restored.join(", ") || "—" });
+          part.append(back);
+        } else if (merge.state === "applied") {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.className = "unmerge-source";
+          button.dataset.source = source;
+          button.textContent = t("history.unmerge", { source });
+          button.addEventListener("click", () => unmergeFrom(merge.target, source));
+          part.append(" ", button);
+        }
+        parts.append(part);
+      });
+      item.append(parts);
+      list.append(item);
+    });
   }
 
   // ---- the audit trail --------------------------------------------------------------------------------------
@@ -469,6 +543,7 @@
       localStorage.setItem(LANG, lang);
       translatePage();
       if (shown) render(shown);
+      if (merges) renderHistory();
     });
     $("sign-in-form").addEventListener("submit", (event) => {
       event.preventDefault();

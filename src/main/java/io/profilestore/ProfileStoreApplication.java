@@ -34,6 +34,7 @@ import io.profilestore.core.TableCheck;
 import io.profilestore.core.TableCheckSchedule;
 import io.profilestore.core.TableCheckTask;
 import io.profilestore.core.UserOperationRecovery;
+import io.profilestore.core.UserHistory;
 import io.profilestore.core.UserService;
 import io.profilestore.core.WritePathProbe;
 import io.profilestore.core.search.CursorSeal;
@@ -42,6 +43,7 @@ import io.profilestore.core.search.SearchService;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.IdempotentWriter;
+import io.profilestore.db.JournalHistory;
 import io.profilestore.db.Outbox;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.SearchIndex;
@@ -177,14 +179,15 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var users = new UserService(dao, changes, journal, config.getUsers());
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
                     config.getUsers().getRecoveryDelay().toJavaDuration(), java.time.Duration.ofSeconds(1)));
-            var tableCheck = new TableCheck(dao, changes, users, journal, config.getUsers());
+            var history = new JournalHistory(backends.postgres());
+            var tableCheck = new TableCheck(dao, changes, users, history, config.getUsers());
             var oneAtATime = new ExclusiveRun(backends.postgres());
             environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));
             environment.lifecycle().manage(new TableCheckSchedule(tableCheck, oneAtATime,
                     config.getUsers().getCheckTablesEvery().toJavaDuration()));
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));
-            jersey.register(new UserResource(users));
+            jersey.register(new UserResource(users, new UserHistory(dao, journal, history)));
             jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.getSearch()))));
             jersey.register(new OpenApiResource());
             jersey.register(new io.profilestore.resources.CallerResource());

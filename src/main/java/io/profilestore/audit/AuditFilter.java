@@ -1,5 +1,6 @@
 package io.profilestore.audit;
 
+import io.profilestore.api.MergeHistory;
 import io.profilestore.api.Problem;
 import io.profilestore.api.Profile;
 import io.profilestore.api.SearchResponse;
@@ -102,6 +103,9 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         if (entity instanceof User user) {
             return user.profiles().stream().map(Profile::pid).toList();
+        }
+        if (entity instanceof MergeHistory history) {
+            return history.shown();
         }
         if (entity instanceof SearchResponse search) {
             return search.items().stream().map(SearchResponse.Item::pid).toList();

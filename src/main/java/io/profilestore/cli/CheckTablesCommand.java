@@ -13,6 +13,7 @@ import io.profilestore.core.WritePathProbe;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.IdempotentWriter;
+import io.profilestore.db.JournalHistory;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.UserOperations;
 import java.io.PrintWriter;
@@ -57,7 +58,7 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             boolean repair = !namespace.getBoolean("dryRun");
             boolean list = namespace.getBoolean("list");
-            var check = new TableCheck(dao, changes, users, journal, config.getUsers());
+            var check = new TableCheck(dao, changes, users, new JournalHistory(backends.postgres()), config.getUsers());
             var reports = new java.util.ArrayList<TableCheckReport>();
             if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
                 out.println("check-tables runs on another instance right now; run it again once that one is done");

@@ -2,10 +2,10 @@ package io.profilestore.core;
 
 import io.profilestore.core.TableCheckReport.Kind;
 import io.profilestore.db.EntityLocks;
+import io.profilestore.db.JournalHistory;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileDao.Link;
 import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserOperations;
 import io.profilestore.db.UserRow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ public class TableCheck {
     private final UserService users;
     private final UserTreeCheck trees;
 
-    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, UserOperations journal,
+    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, JournalHistory journal,
             UserSettings settings) {
         this.dao = dao;
         this.changes = changes;

@@ -3,8 +3,8 @@ package io.profilestore.core;
 import io.profilestore.core.TableCheckReport.Kind;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ProfileDao;
-import io.profilestore.db.UserOperations;
-import io.profilestore.db.UserOperations.Edge;
+import io.profilestore.db.JournalHistory;
+import io.profilestore.db.JournalHistory.Edge;
 import io.profilestore.db.UserRow;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,10 +35,10 @@ final class UserTreeCheck {
 
     private final ProfileDao dao;
     private final ChangeRunner changes;
-    private final UserOperations journal;
+    private final JournalHistory journal;
     private final int maxMergedUsers;
 
-    UserTreeCheck(ProfileDao dao, ChangeRunner changes, UserOperations journal, int maxMergedUsers) {
+    UserTreeCheck(ProfileDao dao, ChangeRunner changes, JournalHistory journal, int maxMergedUsers) {
         this.dao = dao;
         this.changes = changes;
         this.journal = journal;

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -238,13 +237,20 @@ public class UserOperations {
 
     /** What an operation moved. (Moves journaled before homes were kept have none: their home is where they came from.) */
     public List<Move> moves(UUID opId) {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement("""
-                        SELECT m.pid, m.from_uid, coalesce(m.home_uid, m.from_uid), coalesce(m.to_uid, o.target_uid),
-                               coalesce(m.version, 0)
-                          FROM merge_move m JOIN user_operation o ON o.op_id = m.merge_id
-                         WHERE m.merge_id = ? ORDER BY m.pid
-                        """)) {
+        try (var connection = dataSource.getConnection()) {
+            return moves(connection, opId);
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
+    static List<Move> moves(Connection connection, UUID opId) throws SQLException {
+        try (var statement = connection.prepareStatement("""
+                SELECT m.pid, m.from_uid, coalesce(m.home_uid, m.from_uid), coalesce(m.to_uid, o.target_uid),
+                       coalesce(m.version, 0)
+                  FROM merge_move m JOIN user_operation o ON o.op_id = m.merge_id
+                 WHERE m.merge_id = ? ORDER BY m.pid
+                """)) {
             statement.setObject(1, opId);
             var moves = new ArrayList<Move>();
             try (var rows = statement.executeQuery()) {
@@ -254,8 +260,6 @@ public class UserOperations {
                 }
             }
             return moves;
-        } catch (SQLException e) {
-            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }
     }
 
@@ -311,85 +315,6 @@ public class UserOperations {
             try (var rows = statement.executeQuery()) {
                 return rows.next();
             }
-        } catch (SQLException e) {
-            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
-        }
-    }
-
-    /** A merge the journal holds as applied and not undone: {@code source} is {@code target}'s. */
-    public record Edge(UUID source, UUID target) {
-    }
-
-    private static final String ACTIVE_EDGES = """
-            SELECT source.uid, o.target_uid FROM user_operation o
-             CROSS JOIN LATERAL unnest(o.source_uids) AS source(uid)
-             WHERE o.kind = 'merge' AND o.state = 'applied'
-               AND NOT EXISTS (SELECT 1 FROM merge_undo u WHERE u.merge_id = o.op_id AND u.source_uid = source.uid)
-            """;
-
-    /** The users these were merged into, as the journal's applied merges less their unmerges say (absent: none). */
-    public Map<UUID, UUID> parentsInJournal(Collection<UUID> uids) {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(ACTIVE_EDGES
-                        + " AND o.source_uids && ?::uuid[] AND source.uid = ANY(?::uuid[])")) {
-            var array = connection.createArrayOf("uuid", uids.toArray());
-            statement.setArray(1, array);
-            statement.setArray(2, array);
-            var found = new HashMap<UUID, UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    found.put(rows.getObject(1, UUID.class), rows.getObject(2, UUID.class));
-                }
-            }
-            return found;
-        } catch (SQLException e) {
-            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
-        }
-    }
-
-    /** Every merge the journal holds as applied and not undone, a batch at a time. */
-    public void activeEdges(int batch, Consumer<List<Edge>> each) {
-        try (var connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false); // a cursor: the rows come a fetch at a time
-            try (var statement = connection.prepareStatement(ACTIVE_EDGES)) {
-                statement.setFetchSize(batch);
-                var edges = new ArrayList<Edge>();
-                try (var rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        edges.add(new Edge(rows.getObject(1, UUID.class), rows.getObject(2, UUID.class)));
-                        if (edges.size() == batch) {
-                            each.accept(List.copyOf(edges));
-                            edges.clear();
-                        }
-                    }
-                }
-                if (!edges.isEmpty()) {
-                    each.accept(edges);
-                }
-            } finally {
-                connection.rollback();
-            }
-        } catch (SQLException e) {
-            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
-        }
-    }
-
-    /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */
-    public Set<UUID> pendingUsers(Collection<UUID> uids) {
-        try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement("""
-                        SELECT DISTINCT u.uid FROM user_operation o
-                         CROSS JOIN LATERAL unnest(o.source_uids || o.target_uid) AS u(uid)
-                         WHERE o.state = 'pending' AND u.uid = ANY(?)
-                        """)) {
-            statement.setArray(1, connection.createArrayOf("uuid", uids.toArray()));
-            var found = new HashSet<UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    found.add(rows.getObject(1, UUID.class));
-                }
-            }
-            return found;
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }

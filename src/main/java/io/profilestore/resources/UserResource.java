@@ -1,8 +1,10 @@
 package io.profilestore.resources;
 
+import io.profilestore.api.MergeHistory;
 import io.profilestore.api.User;
 import io.profilestore.api.UserRequests;
 import io.profilestore.api.UserResults;
+import io.profilestore.core.UserHistory;
 import io.profilestore.core.UserService;
 import io.profilestore.resources.problems.ProblemException;
 import io.profilestore.auth.Role;
@@ -20,15 +22,17 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-/** Users: read with their profiles, move a profile between users, merge and unmerge users. */
+/** Users: read with their profiles and their merges, move a profile between users, merge and unmerge users. */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class UserResource {
 
     private final UserService users;
+    private final UserHistory history;
 
-    public UserResource(UserService users) {
+    public UserResource(UserService users, UserHistory history) {
         this.users = users;
+        this.history = history;
     }
 
     @GET
@@ -37,6 +41,13 @@ public class UserResource {
     public Response get(@PathParam("uid") String uid) {
         User user = users.get(Pids.parse("uid", uid));
         return Response.ok(user).tag(new EntityTag(Long.toString(user.version()))).build();
+    }
+
+    @GET
+    @Path("users/{uid}/merges")
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.ADMIN_NAME})
+    public MergeHistory merges(@PathParam("uid") String uid) {
+        return history.of(Pids.parse("uid", uid));
     }
 
     @PUT

@@ -242,6 +242,43 @@ class ConsoleTest {
                 .anyMatch(r -> r.getText().contains("/unmerge")), "the admin's unmerge in the trail");
     }
 
+    /**
+     * A merged into B, B into C; the admin opens C's person, reads its merges, takes A out of B from the history (the
+     * earlier merge, though C holds everything now) and is told what went back and what stayed behind, with why.
+     */
+    @Test
+    void anAdminReadsAUsersMergesAndUndoesAnEarlierOneSeeingWhatStayedBehind() {
+        var a = create("{\"surname\": \"Историева\", \"firstName\": \"Анна\"}");
+        var erased = platform.createFor(a.uid(), "{\"surname\": \"Историева\", \"firstName\": \"Анна\", \"n\": 2}").pid();
+        var b = create("{\"surname\": \"Историева\", \"firstName\": \"Белла\"}");
+        var c = create("{\"surname\": \"Историева\", \"firstName\": \"Вера\"}");
+        var admin = platform.as(TestAuth.ADMIN);
+        assertThat(admin.merge(b.uid(), a.uid()).status()).isEqualTo(200);
+        assertThat(admin.merge(c.uid(), b.uid()).status()).isEqualTo(200);
+        assertThat(platform.delete(erased, Api.etag(3)).status()).as("erased after both merges").isEqualTo(204);
+
+        signIn(TestAuth.PLATFORM_AND_ADMIN, "test-platform-admin");
+        browser.open(console() + "#/profile/" + c.pid());
+        browser.until(d -> d.findElements(By.cssSelector("#merge-history li.merge")).size() == 2, "both merges listed");
+        var earlier = browser.find("#merge-history li.merge:nth-child(2)");
+        assertThat(earlier.getText()).contains(a.uid() + " into " + b.uid())
+                .contains(a.uid() + " brought ").contains(a.pid().toString()).contains(erased.toString());
+
+        earlier.findElement(By.cssSelector("button.unmerge-source[data-source='" + a.uid() + "']")).click();
+
+        browser.until(d -> d.findElement(By.id("unmerge-result")).isDisplayed()
+                && d.findElement(By.id("unmerge-restored")).getText().contains(a.pid().toString()), "what went back");
+        assertThat(browser.find("#unmerge-restored").getText()).isEqualTo("Back under " + a.uid() + ": " + a.pid() + ".");
+        assertThat(browser.driver().findElements(By.cssSelector("#unmerge-skipped li.skipped"))).extracting(e -> e.getText())
+                .containsExactly(erased + ": erased since the merge");
+        assertThat(profilesOf(c.uid())).containsExactlyInAnyOrder(b.pid(), c.pid());
+        assertThat(profilesOf(a.uid())).containsExactly(a.pid());
+        browser.until(d -> d.findElement(By.cssSelector("#merge-history li.merge:nth-child(2)")).getText()
+                .contains(a.uid() + " taken out again"), "the history shows the unmerge");
+        browser.script("document.getElementById('unmerge-result').scrollIntoView()");
+        browser.screenshot("merge-history");
+    }
+
     @Test
     void aRoleThatMayNotAndAConflictAreToldWhatTheyMean() {
         var person = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\"}");

@@ -214,6 +214,37 @@ class UsersTest {
     }
 
     @Test
+    void aUsersMergeHistoryShowsWhatEachMergeMovedAndWhatItsUnmergeMovedBack() {
+        var a = user(1);
+        var b = user(1);
+        var c = user(1);
+        var first = api.merge(b.uid(), a.uid());
+        var second = api.merge(c.uid(), b.uid());
+        assertThat(api.unmerge(b.uid(), a.uid()).status()).isEqualTo(200);
+
+        var history = api.send("GET", "/v1/users/" + b.uid() + "/merges", null, null, Map.of());
+
+        assertThat(history.status()).as(history.body()).isEqualTo(200);
+        var json = history.json();
+        assertThat(json.path("uid").asText()).as("the root of the tree").isEqualTo(c.uid().toString());
+        assertThat(json.path("pids")).extracting(JsonNode::asText)
+                .containsExactlyInAnyOrder(b.pids().get(0).toString(), c.pids().get(0).toString());
+        var merges = json.path("merges");
+        assertThat(merges).hasSize(2);
+        assertThat(merges.get(0).path("mergeId").asText()).as("newest first").isEqualTo(second.json().path("mergeId").asText());
+        assertThat(merges.get(0).path("moved").path(b.uid().toString())).extracting(JsonNode::asText)
+                .containsExactlyInAnyOrder(a.pids().get(0).toString(), b.pids().get(0).toString());
+        assertThat(merges.get(0).path("undone")).isEmpty();
+        assertThat(merges.get(1).path("mergeId").asText()).isEqualTo(first.json().path("mergeId").asText());
+        assertThat(merges.get(1).path("target").asText()).isEqualTo(b.uid().toString());
+        var undo = merges.get(1).path("undone").get(0);
+        assertThat(undo.path("source").asText()).isEqualTo(a.uid().toString());
+        assertThat(undo.path("restored")).extracting(JsonNode::asText).containsExactly(a.pids().get(0).toString());
+        assertProblem(api.send("GET", "/v1/users/" + UUID.randomUUID() + "/merges", null, null, Map.of()), 404,
+                "user-not-found");
+    }
+
+    @Test
     void aLongChainOfMergesIsReadThroughItsRoot() {
         var chain = new ArrayList<UUID>();
         for (int i = 0; i < 18; i++) {
