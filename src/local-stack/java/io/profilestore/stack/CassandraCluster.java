@@ -53,7 +53,7 @@ final class CassandraCluster implements LocalService {
         return nodeDir(1).resolve("logs/system.log");
     }
 
-    private OptionalLong nodePid(int node) {
+    OptionalLong nodePid(int node) {
         var pid = Processes.readPidFile(nodeDir(node).resolve("cassandra.pid"));
         return pid.isPresent() && Processes.isOurs(pid.getAsLong(), nodeDir(node).toString()) ? pid : OptionalLong.empty();
     }

@@ -261,6 +261,11 @@ public final class LocalStack implements Stack {
         cassandra().signalNode(node, "CONT");
     }
 
+    /** The process of Cassandra node n (from 1), while it runs. */
+    public java.util.OptionalLong cassandraNodePid(int node) {
+        return cassandra().nodePid(node);
+    }
+
     /** The pids of a service's processes (for tests that kill them). */
     public List<Long> pids(Service service) {
         return services.get(service).runningPids();

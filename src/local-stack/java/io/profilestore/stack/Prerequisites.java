@@ -148,7 +148,10 @@ public final class Prerequisites {
         return onPath(name).map(p -> Finding.found(name, p.toString())).orElseGet(() -> Finding.missing(name, why));
     }
 
-    /** What the tests run beside the stack: the deployment tests' tools and libfaketime. */
+    /** Where Debian puts nft, off the PATH of users other than root. */
+    private static final List<Path> NFT = List.of(Path.of("/usr/sbin/nft"), Path.of("/sbin/nft"));
+
+    /** What the tests run beside the stack: the deployment tests' tools, libfaketime and nftables. */
     List<Finding> forTests() {
         var findings = new ArrayList<Finding>();
         findings.add(node());
@@ -169,6 +172,10 @@ public final class Prerequisites {
         findings.add(FAKETIME_LIBRARIES.stream().filter(Files::isRegularFile).findFirst()
                 .map(p -> Finding.found("libfaketime", p.toString()))
                 .orElseGet(() -> installable("libfaketime", "libfaketime")));
+        // the fault suite cuts nodes and processes off from each other with nftables rules on the loopback addresses
+        findings.add(NFT.stream().filter(Files::isExecutable).findFirst().or(() -> onPath("nft"))
+                .map(p -> Finding.found("nftables", p.toString()))
+                .orElseGet(() -> installable("nftables", "nftables")));
         return findings;
     }
 

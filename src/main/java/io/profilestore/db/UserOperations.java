@@ -66,12 +66,16 @@ public class UserOperations {
         };
     }
 
-    /** A journal that adds the profiles a resumed operation moved beyond those first recorded. */
+    /**
+     * A journal of what a resumed operation moves: beside what was first recorded, and in its place where it moves a
+     * profile again (at the version the profile is at now, which may not be the one first recorded).
+     */
     public Journal moreMoves(UUID opId, List<Move> moves) {
         return connection -> {
             try (var statement = connection.prepareStatement("""
                     INSERT INTO merge_move (merge_id, pid, from_uid, home_uid, to_uid, version) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (merge_id, pid) DO NOTHING
+                    ON CONFLICT (merge_id, pid) DO UPDATE SET from_uid = excluded.from_uid, home_uid = excluded.home_uid,
+                        to_uid = excluded.to_uid, version = excluded.version
                     """)) {
                 for (var move : moves) {
                     statement.setObject(1, opId);

@@ -46,6 +46,19 @@ final class Cluster implements AutoCloseable {
         this.indexer = new Instance("indexer", "indexer", environment, FreePorts.next(), FreePorts.next(), logs.resolve("indexer.log"));
     }
 
+    /** The network partitions of the run (its own nftables table). */
+    final Partitions partitions = new Partitions("profile_store_faults_" + ProcessHandle.current().pid());
+
+    /** The ports PostgreSQL listens on: the primary's, and the standby's when there is one. */
+    List<Integer> postgresPorts() {
+        var ports = new ArrayList<Integer>();
+        var matcher = java.util.regex.Pattern.compile("127\\.0\\.0\\.1:(\\d+)").matcher(postgresUrl());
+        while (matcher.find()) {
+            ports.add(Integer.parseInt(matcher.group(1)));
+        }
+        return ports;
+    }
+
     /** The PostgreSQL the processes use: the primary alone, or both (primary and standby) when failing over. */
     String postgresUrl() {
         return environment.get("POSTGRES_URL");
@@ -144,6 +157,7 @@ final class Cluster implements AutoCloseable {
             return;
         }
         closed = true;
+        partitions.close();
         for (var instance : all()) {
             instance.stop();
         }

@@ -11,7 +11,8 @@ import java.util.UUID;
  *
  * @param op        create, put, patch, batchUpdate, erase, move, merge, unmerge, read
  * @param pids      the profiles the request names (for a create: the one its answer made)
- * @param uid       the user it names (create under a user, move's target, merge's and unmerge's target)
+ * @param uid       the user it names (a create's user, as answered; move's target; merge's and unmerge's target;
+ *                  the user a read was answered)
  * @param source    a merge's or unmerge's source user
  * @param ifMatch   the version the request said it replaces (single-profile changes)
  * @param status    the HTTP status, or 0 when no answer came (connection refused or reset, timeout)
@@ -20,10 +21,15 @@ import java.util.UUID;
  * @param writes    for each profile whose data the request writes, the write's id in the data ({@code w})
  * @param versions  for each profile, the version the answer reports
  * @param moved     the profiles a merge or unmerge answer reports moved
+ * @param write     a create's write id (also when no answer came: the profile, if made, holds it)
+ * @param expected  for each profile a batch update changes, the version it said it replaces
+ * @param opId      a merge's or unmerge's operation id, when an answer gave it (a merge's id; operation-pending's)
+ * @param seen      for a read, the write id of the data it was answered
  */
 record Event(long id, int client, String op, String instance, long start, long end, List<UUID> pids, UUID uid,
         UUID source, Long ifMatch, int status, String problem, String outcome, Map<UUID, String> writes,
-        Map<UUID, Long> versions, List<UUID> moved) {
+        Map<UUID, Long> versions, List<UUID> moved, String write, Map<UUID, Long> expected, UUID opId,
+        Map<UUID, String> seen) {
 
     static final String OK = "ok";
     static final String FAILED = "failed";
@@ -38,6 +44,15 @@ record Event(long id, int client, String op, String instance, long start, long e
     }
 
     boolean isChange() {
-        return !op.equals("read");
+        return !op.equals("read") && !op.equals("refused");
+    }
+
+    boolean unknown() {
+        return UNKNOWN.equals(outcome);
+    }
+
+    /** The version it said it replaces for this profile: If-Match, or a batch's own for it; null if none. */
+    Long replaces(UUID pid) {
+        return expected.containsKey(pid) ? expected.get(pid) : pids.contains(pid) ? ifMatch : null;
     }
 }

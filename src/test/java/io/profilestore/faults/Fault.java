@@ -19,6 +19,10 @@ enum Fault {
     RABBITMQ_RESTARTED("stop RabbitMQ and start it again", Duration.ofSeconds(8)),
     ELASTICSEARCH_RESTARTED("stop Elasticsearch and start it again", Duration.ofSeconds(10)),
     INDEXER_STOPPED("stop the indexer for a while, start it again", Duration.ofSeconds(15)),
+    CASSANDRA_PARTITIONED("cut one Cassandra node off from the other two and from the clients (nftables)",
+            Duration.ofSeconds(15)),
+    API_PARTITIONED_FROM_POSTGRES("cut an API process off from PostgreSQL while it holds leases (nftables)",
+            Duration.ofSeconds(10)),
     POSTGRES_FAILOVER("kill -9 the PostgreSQL primary, promote its synchronous standby", Duration.ofSeconds(0));
 
     final String description;
@@ -99,6 +103,26 @@ enum Fault {
                     hold();
                 } finally {
                     api.thaw();
+                }
+            }
+            case CASSANDRA_PARTITIONED -> {
+                int node = 1 + random.nextInt(3);
+                target = "cassandra node " + node;
+                cluster.partitions.isolate(cluster.stack.cassandraNodePid(node).orElseThrow(), "127.0.0." + node);
+                try {
+                    hold();
+                } finally {
+                    cluster.partitions.heal();
+                }
+            }
+            case API_PARTITIONED_FROM_POSTGRES -> {
+                var api = cluster.apis.get(random.nextInt(cluster.apis.size()));
+                target = api.name() + " from postgres";
+                cluster.partitions.cutFromPorts(api.pid(), cluster.postgresPorts());
+                try {
+                    hold();
+                } finally {
+                    cluster.partitions.heal();
                 }
             }
             case POSTGRES_RESTARTED -> target = restart(cluster, Service.POSTGRES);

@@ -63,17 +63,27 @@ final class FaultReport {
 
         md.append("\n## What the check found\n\n");
         var result = outcome.history();
+        var unknowns = result.unknowns();
         md.append("- acknowledged changes: ").append(result.acknowledged()).append("; lost: ").append(result.lost()).append('\n');
-        md.append("- answers \"outcome unknown\" (no answer, or one that said so) of data writes: ").append(result.unknown())
-                .append(": applied ").append(result.unknownApplied()).append(", not applied ")
-                .append(result.unknownNotApplied()).append(", superseded before it could be told ")
-                .append(result.unknownUnresolved()).append('\n');
-        md.append("- invariant violations: ").append(outcome.violations()).append('\n');
-        md.append("- the index equalled Cassandra ").append(outcome.convergedAfterSeconds())
-                .append(" s after the faults healed; profiles still differing: ").append(outcome.drift()).append("\n\n");
+        md.append("- answers \"outcome unknown\" (no answer, or one that said so): ").append(unknowns.total())
+                .append(" (").append(unknowns.byOperation().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                        .collect(java.util.stream.Collectors.joining(", ")))
+                .append("): applied ").append(unknowns.applied()).append(", not applied ").append(unknowns.notApplied())
+                .append(", unresolved ").append(unknowns.unresolved().size()).append('\n');
+        md.append("- repairs by the first check-tables pass: ").append(result.repairs()).append(", explained by an unknown"
+                + " answer (a late write) ").append(result.repairsExplained()).append('\n');
+        md.append("- invariant violations (users included): ").append(outcome.violations()).append('\n');
+        md.append("- the index equalled Cassandra (every profile and document: version, user, first name) ")
+                .append(outcome.convergedAfterSeconds()).append(" s after the faults healed; differing: ")
+                .append(outcome.drift()).append("\n\n");
         if (!result.violations().isEmpty()) {
             md.append("Violations (the first 50):\n\n");
             result.violations().stream().limit(50).forEach(v -> md.append("- ").append(v).append('\n'));
+            md.append('\n');
+        }
+        if (!outcome.driftFound().isEmpty()) {
+            md.append("Index drift (the first 50):\n\n");
+            outcome.driftFound().stream().limit(50).forEach(v -> md.append("- ").append(v).append('\n'));
             md.append('\n');
         }
         md.append("### check-tables after the faults\n\n```\n").append(outcome.tableCheck()).append("\n```\n\n");

@@ -72,11 +72,16 @@ public final class FaultSuite {
 
     /** What a run found: the numbers of its last line, and the parts of its report. */
     record Outcome(long acknowledged, long lost, long violations, long drift, long convergedAfterSeconds,
-            HistoryChecker.Result history, String tableCheck, List<Fault.Injected> faults) {
+            HistoryChecker.Result history, String tableCheck, List<Fault.Injected> faults, List<String> driftFound) {
+
+        long unresolved() {
+            return history.unknowns().unresolved().size();
+        }
 
         String lastLine() {
             return "faults: " + acknowledged + " acknowledged, " + lost + " lost, " + violations + " invariant violations, "
-                    + drift + " index drift after " + convergedAfterSeconds + " s";
+                    + drift + " index drift after " + convergedAfterSeconds + " s, " + unresolved()
+                    + " unknown outcomes unresolved";
         }
     }
 
@@ -106,6 +111,8 @@ public final class FaultSuite {
     static Outcome run(Options options) throws Exception {
         Files.createDirectories(options.out());
         long runStart = System.nanoTime();
+        var wall = java.time.Instant.now();
+        long runStartEpochNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
         say("starting a stack of three Cassandra nodes, PostgreSQL, RabbitMQ, Elasticsearch, two API processes "
                 + "and an indexer ...");
         var plan = Fault.plan(options.seed(), options.duration(), options.quick());
@@ -113,6 +120,10 @@ public final class FaultSuite {
             CURRENT.set(cluster);
             var workload = new Workload(cluster.apis, runStart);
             workload.seed(options.quick() ? 10 : 30, 3);
+            // the second half of the workload's time mostly merges and unmerges, while the faults go on (and no
+            // longer: a restarted API process starts slower beside merges at full tilt, so the quick run's later
+            // faults get the usual mix)
+            workload.mergeHeavyBetween(options.duration().dividedBy(2), options.duration());
             say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: " + plan);
 
             var faults = new ArrayList<Fault.Injected>();
@@ -132,20 +143,21 @@ public final class FaultSuite {
             } catch (ConditionTimeoutException e) {
                 unhealed.add("did not heal in time: " + e.getMessage());
             }
-            var tableCheck = checkTables(cluster);
             var history = workload.history();
-            var pids = workload.knownPids();
-            var state = finalState(cluster, pids);
-            var result = HistoryChecker.check(history, state);
+            var reader = new FinalStateReader(cluster, runStartEpochNanos);
+            var before = reader.read(List.of());
+            var tableCheck = checkTables(cluster);
             say("index: waiting for it to equal Cassandra ...");
             long convergeStart = System.nanoTime();
-            long drift = awaitIndexEqualsCassandra(cluster, pids, state);
+            var after = awaitIndexEqualsCassandra(reader, tableCheck.findings());
             long converged = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - convergeStart);
+            var result = HistoryChecker.check(history, before, after);
+            var drift = IndexDrift.of(after);
 
             result.violations().addAll(unhealed);
             long violations = result.violations().size() + tableCheck.disagreementsLeft();
-            var outcome = new Outcome(result.acknowledged(), result.lost(), violations, drift, converged, result,
-                    tableCheck.report(), faults);
+            var outcome = new Outcome(result.acknowledged(), result.lost(), violations, drift.size(), converged, result,
+                    tableCheck.report(), faults, drift);
             FaultReport.write(options, outcome, history, runStart);
             return outcome;
         }
@@ -186,14 +198,17 @@ public final class FaultSuite {
                 });
     }
 
-    /** What check-tables repaired, and what a second look still found (which must be nothing). */
-    record TableCheck(String report, long disagreementsLeft) {
+    /**
+     * What check-tables repaired (its findings, each by its ids, for the checker to explain), and what a second look
+     * still found (which must be nothing).
+     */
+    record TableCheck(String report, List<String> findings, long disagreementsLeft) {
     }
 
     private static TableCheck checkTables(Cluster cluster) throws Exception {
         var admin = cluster.apis.get(0).admin();
-        String repaired = task(admin.resolve("/tasks/check-tables"));
-        String dryRun = task(admin.resolve("/tasks/check-tables?dryRun=true"));
+        String repaired = task(admin.resolve("/tasks/check-tables?list=true"));
+        String dryRun = task(admin.resolve("/tasks/check-tables?dryRun=true&list=true"));
         long left = 0;
         for (var line : dryRun.lines().toList()) {
             // the indented lines, one per kind of disagreement: "  <kind>: <found>, <repaired> <verb>"
@@ -202,7 +217,8 @@ public final class FaultSuite {
                 left += Long.parseLong(matcher.group(1));
             }
         }
-        return new TableCheck(repaired.strip() + "\nthen, looked at again:\n" + dryRun.strip(), left);
+        var findings = repaired.lines().filter(line -> line.startsWith("  - ")).map(line -> line.substring(4)).toList();
+        return new TableCheck(repaired.strip() + "\nthen, looked at again:\n" + dryRun.strip(), findings, left);
     }
 
     private static String task(URI uri) throws Exception {
@@ -215,81 +231,22 @@ public final class FaultSuite {
         return reply.body();
     }
 
-    /** Every profile the history names, as Cassandra holds it now (QUORUM), or absent. */
-    private static Map<UUID, HistoryChecker.Final> finalState(Cluster cluster, java.util.Set<UUID> pids) {
-        var state = new HashMap<UUID, HistoryChecker.Final>();
-        try (var session = session(cluster)) {
-            var select = session.prepare("SELECT version, uid, data FROM profiles.profile WHERE pid = ?");
-            for (var pid : pids) {
-                var row = session.execute(select.bind(pid).setConsistencyLevel(ConsistencyLevel.QUORUM)).one();
-                if (row != null) {
-                    String write;
-                    try {
-                        write = Workload.JSON.readTree(row.getString("data")).path("w").asText(null);
-                    } catch (Exception e) {
-                        write = null;
-                    }
-                    state.put(pid, new HistoryChecker.Final(row.getLong("version"), row.getUuid("uid"), write));
-                }
-            }
-        }
-        return state;
-    }
-
-    private static CqlSession session(Cluster cluster) {
-        var builder = CqlSession.builder().withLocalDatacenter(cluster.stack.endpoints().cassandraDatacenter());
-        for (var point : cluster.stack.endpoints().cassandraContactPoints()) {
-            int colon = point.lastIndexOf(':');
-            builder.addContactPoint(new InetSocketAddress(point.substring(0, colon), Integer.parseInt(point.substring(colon + 1))));
-        }
-        return builder.build();
-    }
-
     /**
-     * Waits (at most three minutes) until the index holds every profile at the version Cassandra has, and none that
-     * Cassandra does not; returns how many still differ then.
+     * Waits (at most three minutes) until the index holds every profile as Cassandra has it, and nothing else; returns
+     * the state then (or at the bound).
      */
-    private static long awaitIndexEqualsCassandra(Cluster cluster, java.util.Set<UUID> pids,
-            Map<UUID, HistoryChecker.Final> state) {
+    private static FinalState awaitIndexEqualsCassandra(FinalStateReader reader, List<String> repairs) throws Exception {
+        var latest = new java.util.concurrent.atomic.AtomicReference<FinalState>();
         try {
             Awaitility.await("the index to equal Cassandra").atMost(CONVERGENCE_BOUND).pollInterval(Duration.ofSeconds(1))
-                    .ignoreExceptions().until(() -> drift(cluster, pids, state) == 0);
-            return 0;
+                    .ignoreExceptions().until(() -> {
+                        latest.set(reader.read(repairs));
+                        return IndexDrift.of(latest.get()).isEmpty();
+                    });
         } catch (ConditionTimeoutException e) {
-            try {
-                return drift(cluster, pids, state);
-            } catch (Exception again) {
-                return pids.size();
-            }
+            latest.set(reader.read(repairs));
         }
-    }
-
-    /** Profiles whose indexed version differs from Cassandra's (in one and not the other counts). */
-    private static long drift(Cluster cluster, java.util.Set<UUID> pids, Map<UUID, HistoryChecker.Final> state)
-            throws Exception {
-        var es = URI.create(cluster.stack.endpoints().elasticsearchUrl());
-        long differ = 0;
-        var all = new ArrayList<>(pids);
-        for (int from = 0; from < all.size(); from += 500) {
-            var ids = Workload.JSON.createObjectNode();
-            var array = ids.putArray("ids");
-            all.subList(from, Math.min(all.size(), from + 500)).forEach(pid -> array.add(pid.toString()));
-            var reply = HTTP.send(HttpRequest.newBuilder(es.resolve("/profiles/_mget?_source_includes=version"))
-                    .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(ids.toString(), StandardCharsets.UTF_8)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (reply.statusCode() != 200) {
-                throw new IllegalStateException("Elasticsearch answered " + reply.statusCode());
-            }
-            for (JsonNode doc : Workload.JSON.readTree(reply.body()).path("docs")) {
-                var truth = state.get(UUID.fromString(doc.path("_id").asText()));
-                boolean found = doc.path("found").asBoolean(false);
-                if (found != (truth != null) || found && doc.path("_source").path("version").asLong(-1) != truth.version()) {
-                    differ++;
-                }
-            }
-        }
-        return differ;
+        return latest.get();
     }
 
     static void say(String line) {

@@ -9,78 +9,83 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Judges a history against the final state: no acknowledged change lost, versions that follow the order of what
- * did not overlap, erased profiles gone, created ones there, and the outcome of every "unknown" answer resolved
- * one way or the other. A profile's version numbers its changes: each accepted change adds exactly one, so they
- * order the changes of a profile as Cassandra applied them.
+ * Judges a history against the final state: no acknowledged change lost, versions that follow the order of what did
+ * not overlap, erased profiles gone, created ones there, no profile nobody made; every "outcome unknown" resolved
+ * ({@link UnknownOutcomes}); every profile's user and every user's parent explained ({@link UsersCheck}); what
+ * check-tables repaired explained ({@link RepairsCheck}). A profile's version numbers its changes: each accepted
+ * change adds exactly one, so they order the changes of a profile as Cassandra applied them.
  */
 final class HistoryChecker {
 
-    /** A profile as Cassandra holds it at the end: its version, user and the id of the write its data came from. */
-    record Final(long version, UUID uid, String write) {
+    /** Unknown answers: how many, how many resolved as applied and as not, and those that could not be resolved. */
+    record Unknowns(long total, long applied, long notApplied, List<String> unresolved, Map<String, Long> byOperation) {
     }
 
     /** What the check found. */
-    record Result(long acknowledged, long lost, List<String> violations, long unknown, long unknownApplied,
-            long unknownNotApplied) {
-
-        long unknownUnresolved() {
-            return unknown - unknownApplied - unknownNotApplied;
-        }
+    record Result(long acknowledged, long lost, List<String> violations, Unknowns unknowns, long repairsExplained,
+            long repairs) {
     }
 
     private HistoryChecker() {
     }
 
-    static Result check(List<Event> history, Map<UUID, Final> state) {
+    /**
+     * @param before the state as the run left it
+     * @param after  the state once check-tables repaired what it found ({@code after.repairs()}: its first pass's findings)
+     */
+    static Result check(List<Event> history, FinalState before, FinalState after) {
+        var violations = new ArrayList<String>();
+        var resolved = UnknownOutcomes.resolve(history, before);
         var byPid = new HashMap<UUID, List<Event>>();
         for (var event : history) {
-            for (var pid : event.pids()) {
-                byPid.computeIfAbsent(pid, p -> new ArrayList<>()).add(event);
-            }
-            for (var pid : event.moved()) {
-                byPid.computeIfAbsent(pid, p -> new ArrayList<>()).add(event);
-            }
+            var pids = new HashSet<UUID>(event.pids());
+            pids.addAll(event.moved());
+            pids.addAll(event.versions().keySet());
+            pids.forEach(pid -> byPid.computeIfAbsent(pid, p -> new ArrayList<>()).add(event));
         }
-        var violations = new ArrayList<String>();
+        resolved.createdBy().forEach((pid, create) -> byPid.computeIfAbsent(pid, p -> new ArrayList<>()).add(create));
+        // the versions the journal's applied merges and unmerges gave (the recovery's too, which no answer names)
+        var journaled = new HashMap<UUID, Set<Long>>();
+        before.operations().stream().filter(operation -> "applied".equals(operation.state())).forEach(operation ->
+                operation.versions().forEach((pid, version) -> journaled.computeIfAbsent(pid, p -> new HashSet<>()).add(version)));
         long lost = 0;
-        long unknown = 0;
-        long applied = 0;
-        long notApplied = 0;
         for (var entry : byPid.entrySet()) {
-            var pid = entry.getKey();
-            var events = entry.getValue();
-            var last = state.get(pid);
-            int before = violations.size();
-            checkProfile(pid, events, last, violations);
-            if (violations.size() > before && violations.subList(before, violations.size()).stream()
-                    .anyMatch(v -> v.contains("lost"))) {
+            int was = violations.size();
+            var last = before.profiles().get(entry.getKey());
+            checkProfile(entry.getKey(), entry.getValue(), last, resolved, violations);
+            if (last != null) {
+                checkVersionsMade(entry.getKey(), entry.getValue(), last, resolved,
+                        journaled.getOrDefault(entry.getKey(), Set.of()), violations);
+            }
+            if (violations.subList(was, violations.size()).stream().anyMatch(v -> v.startsWith("lost"))) {
                 lost++;
             }
-            for (var event : events) {
-                if (event.isChange() && Event.UNKNOWN.equals(event.outcome()) && event.writes().containsKey(pid)) {
-                    unknown++;
-                    if (last != null && event.writes().get(pid).equals(last.write())) {
-                        applied++;
-                    } else if (last != null && event.ifMatch() != null && last.version() == event.ifMatch()) {
-                        notApplied++; // the profile is still at the version it replaced
-                    } else if (last == null && !mayBeErased(events)) {
-                        notApplied++;
-                    }
-                }
-            }
         }
+        before.profiles().keySet().stream().filter(pid -> !byPid.containsKey(pid)).forEach(pid -> violations.add(
+                "profile " + pid + " is in Cassandra, but no answer named it and no create without an answer made it"));
+        UsersCheck.check(history, before, after, resolved, violations);
         // a server error is a bug, never an answer: the service says what happened with a problem of its own
         history.stream().filter(e -> e.status() >= 500 && e.status() != 503).forEach(e -> violations.add(
                 e.op() + " #" + e.id() + " was answered " + e.status() + " (" + e.problem() + ")"));
+        var unresolved = resolved.unresolved().stream().map(e -> "unresolved: " + e.op() + " #" + e.id() + " of "
+                + (e.pids().isEmpty() ? "user " + e.uid() : "profile " + e.pids().get(0))
+                + " answered 'outcome unknown', and the final state does not tell whether it happened").toList();
+        violations.addAll(unresolved);
+        long explained = RepairsCheck.explain(after.repairs(), history, resolved, violations);
+        var byOperation = new java.util.TreeMap<String, Long>();
+        history.stream().filter(Event::unknown).forEach(e -> byOperation.merge(e.op(), 1L, Long::sum));
+        long applied = resolved.applied().values().stream().filter(Boolean::booleanValue).count();
+        var unknowns = new Unknowns(byOperation.values().stream().mapToLong(Long::longValue).sum(), applied,
+                resolved.applied().size() - applied, unresolved, byOperation);
         long acknowledged = history.stream().filter(e -> e.isChange() && e.ok()).count();
-        return new Result(acknowledged, lost, violations, unknown, applied, notApplied);
+        return new Result(acknowledged, lost, violations, unknowns, explained, after.repairs().size());
     }
 
-    private static void checkProfile(UUID pid, List<Event> events, Final last, List<String> violations) {
+    private static void checkProfile(UUID pid, List<Event> events, FinalState.Profile last,
+            UnknownOutcomes.Resolution resolved, List<String> violations) {
         boolean erasedForSure = events.stream().anyMatch(e -> e.op().equals("erase") && e.ok());
-        boolean mayBeErased = mayBeErased(events);
-        boolean created = events.stream().anyMatch(e -> e.op().equals("create") && e.ok());
+        boolean mayBeErased = events.stream().anyMatch(e -> e.op().equals("erase") && e.mayHaveHappened());
+        boolean created = events.stream().anyMatch(e -> e.op().equals("create") && resolved.happened(e));
         if (last == null) {
             if (!mayBeErased && (created || events.stream().anyMatch(e -> e.ok() && !e.versions().isEmpty()))) {
                 violations.add("lost: profile " + pid + " is gone, and no erase of it may have happened");
@@ -108,19 +113,20 @@ final class HistoryChecker {
             violations.add("lost: profile " + pid + " ends at version " + last.version() + ", below the acknowledged "
                     + acknowledgedMax);
         }
-        // the final data comes from the newest acknowledged data write, or from one that may have followed it
+        // the final data comes from the newest acknowledged data write, or from one that happened after it
         var allowed = new HashSet<String>();
         long newestDataVersion = newestData == null ? 0 : newestData.versions().get(pid);
         if (newestData != null) {
             allowed.add(newestData.writes().get(pid));
         }
         for (var event : events) {
-            if (event == newestData || !event.writes().containsKey(pid) || !event.mayHaveHappened()) {
+            if (event == newestData || !event.writes().containsKey(pid) || !resolved.happened(event)) {
                 continue;
             }
             Long version = event.ok() ? event.versions().get(pid) : null;
+            Long replaced = event.replaces(pid);
             boolean mayFollow = version != null ? version > newestDataVersion
-                    : event.ifMatch() == null || event.ifMatch() >= newestDataVersion;
+                    : replaced == null || replaced >= newestDataVersion;
             if (mayFollow) {
                 allowed.add(event.writes().get(pid));
             }
@@ -128,9 +134,42 @@ final class HistoryChecker {
         if (!allowed.isEmpty() && !allowed.contains(last.write())) {
             violations.add("lost: profile " + pid + " holds write " + last.write() + ", not the acknowledged "
                     + (newestData == null ? "-" : newestData.writes().get(pid)) + " (version " + newestDataVersion
-                    + ") or one that may have followed it");
+                    + ") or one that happened after it");
         }
         checkOrder(pid, events, violations);
+    }
+
+    /**
+     * Every version up to the final one was made by a change that happened: one whose answer gave it, one whose
+     * unknown outcome resolved as applied (the version after the one it replaced), or a merge or unmerge the journal
+     * holds as applied. A version nothing made is a change counted twice, or one the history never saw.
+     */
+    private static void checkVersionsMade(UUID pid, List<Event> events, FinalState.Profile last,
+            UnknownOutcomes.Resolution resolved, Set<Long> journaled, List<String> violations) {
+        var made = new HashSet<>(journaled);
+        for (var event : events) {
+            if (!event.isChange() || !resolved.happened(event)) {
+                continue;
+            }
+            if (event.op().equals("create")) {
+                made.add(1L);
+            }
+            if (event.ok() && event.versions().containsKey(pid)) {
+                made.add(event.versions().get(pid));
+            } else if (event.unknown() && event.replaces(pid) != null) {
+                made.add(event.replaces(pid) + 1);
+            }
+        }
+        var gaps = new ArrayList<Long>();
+        for (long version = 1; version <= last.version(); version++) {
+            if (!made.contains(version)) {
+                gaps.add(version);
+            }
+        }
+        if (!gaps.isEmpty()) {
+            violations.add("version gap: profile " + pid + " is at version " + last.version() + ", but no change that"
+                    + " happened made versions " + gaps);
+        }
     }
 
     /** What did not overlap is ordered by version: a change that ended before another began has a lower one. */
@@ -138,7 +177,8 @@ final class HistoryChecker {
         var versioned = events.stream().filter(e -> e.ok() && e.versions().get(pid) != null).toList();
         Set<Long> changeVersions = new HashSet<>();
         for (var event : versioned) {
-            boolean changedNothing = event.ifMatch() != null && event.ifMatch().equals(event.versions().get(pid));
+            Long replaced = event.replaces(pid);
+            boolean changedNothing = replaced != null && replaced.equals(event.versions().get(pid));
             if (event.isChange() && !changedNothing && !changeVersions.add(event.versions().get(pid))) {
                 violations.add("profile " + pid + ": two acknowledged changes both made version " + event.versions().get(pid));
             }
@@ -152,9 +192,5 @@ final class HistoryChecker {
                 }
             }
         }
-    }
-
-    private static boolean mayBeErased(List<Event> events) {
-        return events.stream().anyMatch(e -> e.op().equals("erase") && e.mayHaveHappened());
     }
 }

@@ -57,6 +57,14 @@ final class Instance {
         return name;
     }
 
+    /** The process, while it runs. */
+    synchronized long pid() {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException(name + " does not run");
+        }
+        return process.pid();
+    }
+
     URI base() {
         return URI.create("http://127.0.0.1:" + port);
     }

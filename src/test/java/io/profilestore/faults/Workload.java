@@ -49,10 +49,40 @@ final class Workload {
     private final ConcurrentHashMap<UUID, Known> profiles = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<UUID> users = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<Merge> merges = new CopyOnWriteArrayList<>();
+    /** When (ns since the run began) the clients mostly merge and unmerge; never by default. */
+    private volatile long mergeHeavyFrom = Long.MAX_VALUE;
+    private volatile long mergeHeavyUntil = Long.MAX_VALUE;
+
+    /** What the clients send, by weight out of 100: every kind of change, on a few profiles and users. */
+    private static final Map<String, Integer> MIX = ordered("create", 10, "put", 25, "patch", 15, "batchUpdate", 8,
+            "erase", 4, "move", 8, "merge", 5, "unmerge", 3, "read", 22);
+    /** The merge-heavy phase: merges and unmerges half the time, among moves and edits of what they move. */
+    private static final Map<String, Integer> MERGE_HEAVY = ordered("create", 8, "put", 12, "patch", 5,
+            "batchUpdate", 5, "erase", 3, "move", 12, "merge", 28, "unmerge", 22, "read", 5);
+
+    private static Map<String, Integer> ordered(Object... pairs) {
+        var mix = new LinkedHashMap<String, Integer>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            mix.put((String) pairs[i], (Integer) pairs[i + 1]);
+        }
+        if (mix.values().stream().mapToInt(Integer::intValue).sum() != 100) {
+            throw new IllegalArgumentException("a mix adds up to 100: " + mix);
+        }
+        return mix;
+    }
+
+    /** First names the writes take in turn, so that the index's content can be checked, not only its versions. */
+    private static final List<String> FIRST_NAMES = List.of("Anna", "Olga", "Irina", "Maria", "Vera");
 
     Workload(List<Instance> apis, long runStart) {
         this.apis = apis;
         this.runStart = runStart;
+    }
+
+    /** Between these times (since the run began), most requests are merges and unmerges of the same few users. */
+    void mergeHeavyBetween(Duration from, Duration until) {
+        mergeHeavyFrom = from.toNanos();
+        mergeHeavyUntil = until.toNanos();
     }
 
     List<Event> history() {
@@ -113,30 +143,35 @@ final class Workload {
                 create(null);
                 return;
             }
-            int dice = random.nextInt(100);
+            long now = System.nanoTime() - runStart;
+            boolean mergeHeavy = now > mergeHeavyFrom && now < mergeHeavyUntil;
             try {
-                if (dice < 10) {
-                    create(random.nextBoolean() ? null : anyUser());
-                } else if (dice < 35) {
-                    replace(anyProfile(), false);
-                } else if (dice < 50) {
-                    replace(anyProfile(), true);
-                } else if (dice < 58) {
-                    batchUpdate();
-                } else if (dice < 62) {
-                    erase(anyProfile());
-                } else if (dice < 70) {
-                    move(anyProfile(), anyUser());
-                } else if (dice < 75) {
-                    merge();
-                } else if (dice < 78) {
-                    unmerge();
-                } else {
-                    read(anyProfile());
+                switch (pick(mergeHeavy ? MERGE_HEAVY : MIX)) {
+                    case "create" -> create(random.nextBoolean() ? null : anyUser());
+                    case "put" -> replace(anyProfile(), false);
+                    case "patch" -> replace(anyProfile(), true);
+                    case "batchUpdate" -> batchUpdate();
+                    case "erase" -> erase(anyProfile());
+                    case "move" -> move(anyProfile(), anyUser());
+                    case "merge" -> merge();
+                    case "unmerge" -> unmerge();
+                    default -> read(anyProfile());
                 }
             } catch (RuntimeException e) {
                 // a client's own mistake must not end it; the history has what it sent
             }
+        }
+
+        /** An operation drawn from a mix of weights that add up to 100. */
+        String pick(Map<String, Integer> mix) {
+            int dice = random.nextInt(100);
+            for (var entry : mix.entrySet()) {
+                dice -= entry.getValue();
+                if (dice < 0) {
+                    return entry.getKey();
+                }
+            }
+            return "read";
         }
 
         UUID anyProfile() {
@@ -152,11 +187,15 @@ final class Workload {
             return "c" + number + "-" + (++writes);
         }
 
+        String firstName(String write) {
+            return FIRST_NAMES.get(Math.floorMod(write.hashCode(), FIRST_NAMES.size()));
+        }
+
         ObjectNode data(String write) {
             var data = JSON.createObjectNode();
             data.put("w", write);
             data.put("surname", "Faultova");
-            data.put("firstName", "Anna");
+            data.put("firstName", firstName(write));
             return data;
         }
 
@@ -179,8 +218,8 @@ final class Workload {
                 }
             }
             var writes = pid == null ? Map.<UUID, String>of() : Map.of(pid, write);
-            record("create", answer, pid == null ? List.of() : List.of(pid), under, null, null, writes,
-                    pid == null ? Map.of() : Map.of(pid, 1L), List.of());
+            record("create", answer, pid == null ? List.of() : List.of(pid), uid, null, null, writes,
+                    pid == null ? Map.of() : Map.of(pid, 1L), List.of(), write, Map.of(), null, Map.of());
             return uid;
         }
 
@@ -195,6 +234,7 @@ final class Workload {
             if (patch) {
                 var merge = JSON.createObjectNode();
                 merge.put("w", write);
+                merge.put("firstName", firstName(write));
                 merge.put("n", random.nextInt(1000));
                 body = merge.toString();
                 type = "application/merge-patch+json";
@@ -243,7 +283,10 @@ final class Workload {
                 answer.json.path("currentVersions").fields().forEachRemaining(v ->
                         profiles.computeIfPresent(UUID.fromString(v.getKey()), (p, k) -> new Known(k.uid(), v.getValue().asLong())));
             }
-            record("batchUpdate", answer, List.copyOf(chosen.keySet()), null, null, null, writes, versions, List.of());
+            var expected = new HashMap<UUID, Long>();
+            chosen.forEach((pid, known) -> expected.put(pid, known.version()));
+            record("batchUpdate", answer, List.copyOf(chosen.keySet()), null, null, null, writes, versions, List.of(),
+                    null, expected, null, Map.of());
         }
 
         void erase(UUID pid) {
@@ -282,12 +325,14 @@ final class Workload {
             body.putArray("sources").add(source.toString());
             var answer = send("POST", "/v1/users/" + target + "/merge", "application/json", body.toString(), null);
             var moved = new ArrayList<UUID>();
+            var versions = versions(answer);
             if (answer.status == 200) {
                 answer.json.path("moved").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
                 merges.add(new Merge(target, source));
-                moved.forEach(pid -> profiles.computeIfPresent(pid, (p, k) -> new Known(target, k.version() + 1)));
+                versions.forEach((pid, version) -> profiles.computeIfPresent(pid, (p, k) -> new Known(target, version)));
             }
-            record("merge", answer, List.of(), target, source, null, Map.of(), Map.of(), moved);
+            record("merge", answer, List.of(), target, source, null, Map.of(), versions, moved, null, Map.of(),
+                    opId(answer, "mergeId"), Map.of());
         }
 
         void unmerge() {
@@ -298,19 +343,26 @@ final class Workload {
             var body = JSON.createObjectNode().put("source", merge.source().toString()).toString();
             var answer = send("POST", "/v1/users/" + merge.target() + "/unmerge", "application/json", body, null);
             var moved = new ArrayList<UUID>();
+            var versions = versions(answer);
             if (answer.status == 200) {
                 merges.remove(merge);
                 answer.json.path("restored").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
-                moved.forEach(pid -> profiles.computeIfPresent(pid, (p, k) -> new Known(merge.source(), k.version() + 1)));
+                versions.forEach((pid, version) -> profiles.computeIfPresent(pid, (p, k) -> new Known(merge.source(), version)));
+            } else if (answer.status == 404) {
+                merges.remove(merge); // undone by another client, or never applied
             }
-            record("unmerge", answer, List.of(), merge.target(), merge.source(), null, Map.of(), Map.of(), moved);
+            record("unmerge", answer, List.of(), merge.target(), merge.source(), null, Map.of(), versions, moved, null,
+                    Map.of(), opId(answer, null), Map.of());
         }
 
         void read(UUID pid) {
             var answer = send("GET", "/v1/profiles/" + pid, null, null, null);
             learn(pid, answer);
-            record("read", answer, List.of(pid), null, null, null, Map.of(),
-                    answer.status == 200 ? Map.of(pid, answer.version) : Map.of(), List.of());
+            var ok = answer.status == 200;
+            var seen = ok ? answer.json.path("data").path("w").asText(null) : null;
+            record("read", answer, List.of(pid), ok ? UUID.fromString(answer.json.path("uid").asText()) : null, null, null,
+                    Map.of(), ok ? Map.of(pid, answer.version) : Map.of(), List.of(), null, Map.of(), null,
+                    seen == null ? Map.of() : Map.of(pid, seen));
         }
 
         /** What an answer says of a profile's version and user, for the next request to aim right. */
@@ -345,7 +397,8 @@ final class Workload {
         /** A request that never left (the connection was refused): recorded as what it is, nothing happened. */
         void failedAttempt(String method, Answer answer) {
             history.add(new Event(ids.incrementAndGet(), number, "GET".equals(method) ? "read" : "refused", answer.instance,
-                    answer.start, answer.end, List.of(), null, null, null, 0, null, Event.FAILED, Map.of(), Map.of(), List.of()));
+                    answer.start, answer.end, List.of(), null, null, null, 0, null, Event.FAILED, Map.of(), Map.of(), List.of(),
+                    null, Map.of(), null, Map.of()));
         }
 
         Answer sendTo(Instance instance, String method, String path, String contentType, String body, Long ifMatch) {
@@ -385,8 +438,30 @@ final class Workload {
 
         void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
                 Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved) {
+            record(op, answer, pids, uid, source, ifMatch, writes, versions, moved, null, Map.of(), null, Map.of());
+        }
+
+        void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
+                Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved, String write,
+                Map<UUID, Long> expected, UUID opId, Map<UUID, String> seen) {
             history.add(new Event(ids.incrementAndGet(), number, op, answer.instance, answer.start, answer.end, pids, uid,
-                    source, ifMatch, answer.status, answer.problem, outcome(op, answer), writes, versions, moved));
+                    source, ifMatch, answer.status, answer.problem, outcome(op, answer), writes, versions, moved, write,
+                    expected, opId, seen));
+        }
+
+        /** The versions a merge's or unmerge's answer gives the profiles it moved. */
+        Map<UUID, Long> versions(Answer answer) {
+            var versions = new HashMap<UUID, Long>();
+            answer.json.path("versions").fields().forEachRemaining(v -> versions.put(UUID.fromString(v.getKey()),
+                    v.getValue().asLong()));
+            return versions;
+        }
+
+        /** The operation's id: a merge's own ({@code field} of a 200), or the one a 503 operation-pending gives. */
+        UUID opId(Answer answer, String field) {
+            String id = answer.status == 200 && field != null ? answer.json.path(field).asText(null)
+                    : "operation-pending".equals(answer.problem) ? answer.json.path("operationId").asText(null) : null;
+            return id == null ? null : UUID.fromString(id);
         }
     }
 

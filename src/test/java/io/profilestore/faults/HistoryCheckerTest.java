@@ -1,0 +1,219 @@
+package io.profilestore.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fault suite's checker on small histories written by hand: a correct one passes, and each defect planted in the
+ * final state is found (a lost write, a version nobody made, a profile under the wrong user, a user merged by
+ * nobody, an unknown outcome nothing settles, a stray document, a profile nobody made, a repair nothing explains).
+ * No backing service.
+ */
+class HistoryCheckerTest {
+
+    static final UUID U = UUID.randomUUID();
+    static final UUID W = UUID.randomUUID();
+    static final UUID P = UUID.randomUUID();
+
+    /** A history written step by step, each request after the one before. */
+    static final class History {
+        final List<Event> events = new ArrayList<>();
+        long clock;
+
+        Event add(String op, List<UUID> pids, UUID uid, UUID source, Long ifMatch, int status, String outcome,
+                Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved, String write, Map<UUID, String> seen) {
+            long start = clock += 10;
+            long end = clock += 10;
+            var event = new Event(events.size() + 1, 0, op, "api-1", start, end, pids, uid, source, ifMatch, status, null,
+                    outcome, writes, versions, moved, write, Map.of(), null, seen);
+            events.add(event);
+            return event;
+        }
+
+        History create(UUID pid, UUID uid, String write) {
+            add("create", List.of(pid), uid, null, null, 201, Event.OK, Map.of(pid, write), Map.of(pid, 1L), List.of(),
+                    write, Map.of());
+            return this;
+        }
+
+        History createWithoutAnswer(UUID under, String write) {
+            add("create", List.of(), under, null, null, 0, Event.UNKNOWN, Map.of(), Map.of(), List.of(), write, Map.of());
+            return this;
+        }
+
+        History put(UUID pid, long ifMatch, String write, Long answered) {
+            add("put", List.of(pid), null, null, ifMatch, answered == null ? 0 : 200, answered == null ? Event.UNKNOWN : Event.OK,
+                    Map.of(pid, write), answered == null ? Map.of() : Map.of(pid, answered), List.of(), null, Map.of());
+            return this;
+        }
+
+        History move(UUID pid, long ifMatch, UUID target, long answered) {
+            add("move", List.of(pid), target, null, ifMatch, 200, Event.OK, Map.of(), Map.of(pid, answered), List.of(),
+                    null, Map.of());
+            return this;
+        }
+
+        History merge(UUID target, UUID source, Map<UUID, Long> versions) {
+            add("merge", List.of(), target, source, null, 200, Event.OK, Map.of(), versions, List.copyOf(versions.keySet()),
+                    null, Map.of());
+            return this;
+        }
+    }
+
+    /** A final state: profiles, users, journal, index, and the first check-tables pass's findings. */
+    static final class State {
+        final Map<UUID, FinalState.Profile> profiles = new HashMap<>();
+        final Map<UUID, FinalState.User> users = new HashMap<>();
+        final Map<UUID, FinalState.Document> index = new HashMap<>();
+        final List<String> repairs = new ArrayList<>();
+
+        State profile(UUID pid, long version, UUID uid, UUID home, String write) {
+            profiles.put(pid, new FinalState.Profile(version, uid, home, write, "Anna"));
+            index.put(pid, new FinalState.Document(version, uid, "Anna"));
+            users.putIfAbsent(uid, new FinalState.User(null, null));
+            users.putIfAbsent(home, new FinalState.User(null, null));
+            return this;
+        }
+
+        State user(UUID uid, UUID master, UUID parent) {
+            users.put(uid, new FinalState.User(master, parent));
+            return this;
+        }
+
+        FinalState build() {
+            return new FinalState(profiles, users, List.of(), index, repairs);
+        }
+    }
+
+    static HistoryChecker.Result check(History history, State state) {
+        var built = state.build();
+        return HistoryChecker.check(history.events, built, built);
+    }
+
+    @Test
+    void aCorrectHistoryPasses() {
+        var history = new History().create(P, U, "w1").put(P, 1, "w2", 2L).create(UUID.randomUUID(), W, "w3");
+        var other = history.events.get(2).pids().get(0);
+        var state = new State().profile(P, 2, U, U, "w2").profile(other, 1, W, W, "w3");
+        history.merge(U, W, Map.of(other, 2L));
+        state.profile(other, 2, U, W, "w3").user(W, U, U);
+
+        var result = check(history, state);
+
+        assertThat(result.violations()).isEmpty();
+        assertThat(result.lost()).isZero();
+        assertThat(IndexDrift.of(state.build())).isEmpty();
+    }
+
+    @Test
+    void aLostWriteIsFound() {
+        var history = new History().create(P, U, "w1").put(P, 1, "w2", 2L);
+        var state = new State().profile(P, 1, U, U, "w1");
+
+        var result = check(history, state);
+
+        assertThat(result.lost()).isEqualTo(1);
+        assertThat(result.violations()).anyMatch(v -> v.startsWith("lost: profile " + P + " ends at version 1"));
+    }
+
+    @Test
+    void aVersionNoChangeMadeIsFound() {
+        var history = new History().create(P, U, "w1").put(P, 1, "w2", 2L);
+        var state = new State().profile(P, 4, U, U, "w2");
+
+        var result = check(history, state);
+
+        assertThat(result.violations()).anyMatch(v -> v.equals("version gap: profile " + P + " is at version 4, but"
+                + " no change that happened made versions [3, 4]"));
+    }
+
+    @Test
+    void aProfileUnderTheWrongUserIsFound() {
+        var history = new History().create(P, U, "w1");
+        var state = new State().profile(P, 1, W, W, "w1");
+
+        var result = check(history, state);
+
+        assertThat(result.violations()).anyMatch(v -> v.startsWith("user: profile " + P + " belongs to " + W));
+        // and one under a user that is not its own's root
+        var inconsistent = new State().profile(P, 1, W, U, "w1");
+        assertThat(check(history, inconsistent).violations())
+                .anyMatch(v -> v.equals("user: profile " + P + " is under " + W + ", not under " + U + ", the root of its own user " + U));
+    }
+
+    @Test
+    void aMoveByHandExplainsANewUserAndAMergeExplainsAParent() {
+        var history = new History().create(P, U, "w1").move(P, 1, W, 2);
+        var state = new State().profile(P, 2, W, W, "w1");
+        assertThat(check(history, state).violations()).isEmpty();
+
+        state.user(U, W, W); // U merged into W, which no merge did
+        assertThat(check(history, state).violations()).anyMatch(v -> v.startsWith("user: " + U + " is merged into " + W));
+    }
+
+    @Test
+    void anUnknownOutcomeNothingSettlesIsAViolationAndOneTheDataSettlesIsNot() {
+        // two writes with no answer, both replacing version 1; version 2 is one of theirs, and nothing tells which
+        var history = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 1, "w3", null).put(P, 2, "w4", 3L);
+        var state = new State().profile(P, 3, U, U, "w4");
+
+        var result = check(history, state);
+
+        assertThat(result.unknowns().unresolved()).hasSize(2);
+        assertThat(result.violations()).anyMatch(v -> v.startsWith("unresolved: put #2 of profile " + P));
+
+        // one of them alone: it made version 2, however the data reads now
+        var alone = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 2, "w4", 3L);
+        var settled = check(alone, new State().profile(P, 3, U, U, "w4"));
+        assertThat(settled.unknowns().unresolved()).isEmpty();
+        assertThat(settled.unknowns().applied()).isEqualTo(1);
+        assertThat(settled.violations()).isEmpty();
+    }
+
+    @Test
+    void aStrayDocumentAndAStaleOneAreDrift() {
+        var state = new State().profile(P, 2, U, U, "w2");
+        state.index.put(UUID.randomUUID(), new FinalState.Document(1, U, "Anna"));
+        state.index.put(P, new FinalState.Document(2, U, "Olga"));
+
+        assertThat(IndexDrift.of(state.build())).hasSize(2)
+                .anyMatch(d -> d.endsWith("stands for no profile"))
+                .anyMatch(d -> d.equals("profile " + P + " holds first name Anna, its document Olga"));
+    }
+
+    @Test
+    void aProfileNobodyMadeIsFoundAndOneACreateWithoutAnAnswerMadeIsNot() {
+        var stray = UUID.randomUUID();
+        var state = new State().profile(stray, 1, U, U, "c7-1");
+
+        assertThat(check(new History(), state).violations())
+                .anyMatch(v -> v.startsWith("profile " + stray + " is in Cassandra, but no answer named it"));
+        var made = check(new History().createWithoutAnswer(U, "c7-1"), state);
+        assertThat(made.violations()).isEmpty();
+        assertThat(made.unknowns().applied()).isEqualTo(1);
+    }
+
+    @Test
+    void aRepairNoLateWriteExplainsIsAViolation() {
+        var history = new History().create(P, U, "w1");
+        var state = new State().profile(P, 1, U, U, "w1");
+        state.repairs.add("stray link: user " + W + " lists profile " + P + " (repaired)");
+
+        var result = check(history, state);
+
+        assertThat(result.violations()).anyMatch(v -> v.startsWith("check-tables found stray link: user " + W));
+        assertThat(result.repairsExplained()).isZero();
+
+        history.put(P, 1, "w2", null); // a write with no answer: it may have landed late
+        state.profile(P, 2, U, U, "w2");
+        var explained = check(history, state);
+        assertThat(explained.repairsExplained()).isEqualTo(1);
+        assertThat(explained.violations()).noneMatch(v -> v.startsWith("check-tables"));
+    }
+}

@@ -1,0 +1,235 @@
+package io.profilestore.faults;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Resolves every "outcome unknown" answer of every kind from the final state: it happened or it did not. A
+ * profile's version numbers its changes (each accepted change adds exactly one), so the question for a change that
+ * said it replaces version v is who made version v + 1. The makers known are the acknowledged answers and the merges
+ * and unmerges the journal holds as applied (with the version each gave); reads tell the data a version held. A
+ * create is found by its write id in the data; a merge or unmerge by the journal. What the evidence cannot settle
+ * stays unresolved, and the checker counts that as a violation.
+ */
+final class UnknownOutcomes {
+
+    /** How each unknown answer was resolved (by event id), what stayed unresolved, and which create made which pid. */
+    record Resolution(Map<Long, Boolean> applied, List<Event> unresolved, Map<UUID, Event> createdBy,
+            Map<Long, FinalState.Operation> operationOf) {
+
+        boolean happened(Event event) {
+            return event.ok() || event.unknown() && Boolean.TRUE.equals(applied.get(event.id()));
+        }
+    }
+
+    /** How far the journal's clock and the history's may be apart when an answer names no operation id. */
+    private static final long WINDOW = 2_000_000_000L;
+
+    private UnknownOutcomes() {
+    }
+
+    static Resolution resolve(List<Event> history, FinalState state) {
+        var applied = new HashMap<Long, Boolean>();
+        var unresolved = new ArrayList<Event>();
+        var createdBy = new HashMap<UUID, Event>();
+        var operationOf = new HashMap<Long, FinalState.Operation>();
+        matchOperations(history, state, operationOf);
+        var byWrite = new HashMap<String, UUID>();
+        state.profiles().forEach((pid, profile) -> {
+            if (profile.write() != null) {
+                byWrite.put(profile.write(), pid);
+            }
+        });
+        var chains = new Chains(history, state, operationOf);
+        for (var event : history) {
+            if (!event.unknown()) {
+                continue;
+            }
+            Boolean outcome = switch (event.op()) {
+                case "create" -> {
+                    UUID pid = event.pids().isEmpty() ? byWrite.get(event.write()) : event.pids().get(0);
+                    if (pid != null && state.profiles().containsKey(pid)) {
+                        createdBy.put(pid, event);
+                    }
+                    // a pid nobody was told of is touched by nothing but merges, which keep its data
+                    yield pid != null && (state.profiles().containsKey(pid) || chains.existed(pid, 1));
+                }
+                case "merge", "unmerge" -> {
+                    var operation = operationOf.get(event.id());
+                    yield operation == null ? Boolean.FALSE
+                            : "applied".equals(operation.state()) ? Boolean.TRUE
+                            : "abandoned".equals(operation.state()) ? Boolean.FALSE : null;
+                }
+                case "erase" -> chains.erased(event);
+                case "put", "patch", "move" -> chains.made(event, event.pids().get(0));
+                case "batchUpdate" -> {
+                    // all or nothing: any profile that settles it settles the batch
+                    Boolean batch = null;
+                    for (var pid : event.expected().keySet()) {
+                        Boolean one = chains.made(event, pid);
+                        if (one != null && batch != null && !one.equals(batch)) {
+                            unresolved.add(event); // half a batch: worse than unknown, and reported as such
+                            batch = null;
+                            break;
+                        }
+                        batch = one != null ? one : batch;
+                    }
+                    yield batch;
+                }
+                default -> Boolean.FALSE;
+            };
+            if (outcome == null) {
+                unresolved.add(event);
+            } else {
+                applied.put(event.id(), outcome);
+            }
+        }
+        return new Resolution(applied, unresolved, createdBy, operationOf);
+    }
+
+    /**
+     * Each merge and unmerge answer with the journal's operation: by the id its answer gave, else the operation of
+     * its kind, target and source recorded while it was under way (each operation matched once).
+     */
+    private static void matchOperations(List<Event> history, FinalState state, Map<Long, FinalState.Operation> matched) {
+        var byId = new HashMap<UUID, FinalState.Operation>();
+        state.operations().forEach(operation -> byId.put(operation.opId(), operation));
+        var taken = new HashSet<UUID>();
+        for (var event : history) {
+            if ((event.op().equals("merge") || event.op().equals("unmerge")) && event.opId() != null
+                    && byId.containsKey(event.opId()) && event.op().equals("merge") == "merge".equals(byId.get(event.opId()).kind())) {
+                matched.put(event.id(), byId.get(event.opId()));
+                taken.add(event.opId());
+            }
+        }
+        for (var event : history) {
+            if (!event.op().equals("merge") && !event.op().equals("unmerge") || matched.containsKey(event.id())
+                    || Event.FAILED.equals(event.outcome()) && event.status() != 0) {
+                continue;
+            }
+            for (var operation : state.operations()) {
+                if (!taken.contains(operation.opId()) && operation.kind().equals(event.op())
+                        && operation.target().equals(event.uid()) && operation.sources().contains(event.source())
+                        && operation.recordedAt() >= event.start() - WINDOW && operation.recordedAt() <= event.end() + WINDOW) {
+                    matched.put(event.id(), operation);
+                    taken.add(operation.opId());
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Who made which version of each profile, as far as the history and the journal tell. */
+    private static final class Chains {
+        private final FinalState state;
+        /** pid, then version: the events (or journal operations) known to have made it. */
+        private final Map<UUID, Map<Long, Set<Object>>> makers = new HashMap<>();
+        /** pid, then version: the write ids reads saw at it. */
+        private final Map<UUID, Map<Long, Set<String>>> seen = new HashMap<>();
+        /** pid: the highest version some acknowledged answer shows existed (made, read, or replaced). */
+        private final Map<UUID, Long> existed = new HashMap<>();
+        /** pid, then the version replaced: the unknown changes that said they replace it. */
+        private final Map<UUID, Map<Long, List<Event>>> contenders = new HashMap<>();
+        private final Map<UUID, List<Event>> erases = new HashMap<>();
+
+        Chains(List<Event> history, FinalState state, Map<Long, FinalState.Operation> operationOf) {
+            this.state = state;
+            for (var event : history) {
+                if (event.ok()) {
+                    event.versions().forEach((pid, version) -> {
+                        if (event.isChange()) {
+                            makers.computeIfAbsent(pid, p -> new HashMap<>()).computeIfAbsent(version, v -> new HashSet<>())
+                                    .add(event);
+                        }
+                        existed.merge(pid, version, Math::max);
+                    });
+                    for (var pid : event.pids()) {
+                        var replaced = event.replaces(pid);
+                        if (replaced != null && event.isChange()) {
+                            existed.merge(pid, replaced, Math::max);
+                        }
+                    }
+                    event.seen().forEach((pid, write) -> seen.computeIfAbsent(pid, p -> new HashMap<>())
+                            .computeIfAbsent(event.versions().get(pid), v -> new HashSet<>()).add(write));
+                }
+                if (event.unknown()) {
+                    for (var pid : event.pids()) {
+                        var replaced = event.replaces(pid);
+                        if (replaced != null && !event.op().equals("erase")) {
+                            contenders.computeIfAbsent(pid, p -> new HashMap<>())
+                                    .computeIfAbsent(replaced, v -> new ArrayList<>()).add(event);
+                        }
+                    }
+                }
+                if (event.op().equals("erase") && event.mayHaveHappened()) {
+                    erases.computeIfAbsent(event.pids().get(0), p -> new ArrayList<>()).add(event);
+                }
+            }
+            // the merges and unmerges applied, with the versions they gave (the recovery's too: no answer names those)
+            for (var operation : state.operations()) {
+                if ("applied".equals(operation.state())) {
+                    operation.versions().forEach((pid, version) -> {
+                        makers.computeIfAbsent(pid, p -> new HashMap<>()).computeIfAbsent(version, v -> new HashSet<>())
+                                .add(operation);
+                        existed.merge(pid, version, Math::max);
+                    });
+                }
+            }
+        }
+
+        /** Whether version {@code version} of the profile was there at some point. */
+        boolean existed(UUID pid, long version) {
+            var profile = state.profiles().get(pid);
+            return profile != null && profile.version() >= version || existed.getOrDefault(pid, 0L) >= version;
+        }
+
+        /** Whether the unknown change made the version after the one it replaces; null if that cannot be told. */
+        Boolean made(Event event, UUID pid) {
+            Long replaced = event.replaces(pid);
+            if (replaced == null) {
+                return null;
+            }
+            long next = replaced + 1;
+            var profile = state.profiles().get(pid);
+            if (profile != null && profile.version() == replaced) {
+                return false; // still at the version it replaced
+            }
+            var known = makers.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of());
+            if (!known.isEmpty()) {
+                return known.contains(event);
+            }
+            String write = event.writes().get(pid);
+            var reads = seen.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of());
+            if (write != null && !reads.isEmpty()) {
+                return reads.contains(write);
+            }
+            if (write != null && profile != null && profile.version() == next) {
+                return write.equals(profile.write());
+            }
+            if (!existed(pid, next)) {
+                return profile == null ? null : false;
+            }
+            var others = contenders.getOrDefault(pid, Map.of()).getOrDefault(replaced, List.of());
+            return others.size() == 1 && others.get(0) == event ? Boolean.TRUE : null;
+        }
+
+        /** Whether an unknown erase happened: the profile is gone, and no other erase that may have happened did it. */
+        Boolean erased(Event event) {
+            UUID pid = event.pids().get(0);
+            if (state.profiles().containsKey(pid)) {
+                return false;
+            }
+            var all = erases.getOrDefault(pid, List.of());
+            if (all.stream().anyMatch(e -> e != event && e.ok())) {
+                return false;
+            }
+            var possible = all.stream().filter(e -> e.ifMatch() != null && existed(pid, e.ifMatch())).toList();
+            return possible.size() == 1 && possible.get(0) == event ? Boolean.TRUE : null;
+        }
+    }
+}
