@@ -19,11 +19,11 @@ public final class UserResults {
     }
 
     /**
-     * An unmerge: the pids returned to each source, those of the merge left where they are (with why), and the
-     * version each returned profile is at now.
+     * An unmerge: the merge it undid and its own id (the merge history lists it under that), the pids returned to
+     * each source, those of the merge left where they are (with why), and the version each returned profile is at now.
      */
-    public record Unmerged(UUID mergeId, UUID uid, Map<UUID, List<UUID>> restored, List<Skipped> skipped,
-            Map<UUID, Long> versions) {
+    public record Unmerged(UUID mergeId, UUID unmergeId, UUID uid, Map<UUID, List<UUID>> restored,
+            List<Skipped> skipped, Map<UUID, Long> versions) {
     }
 
     /** A profile an unmerge left where it is: {@code reason} says why, and {@code uid} where it is (erased: none). */

@@ -167,7 +167,7 @@ public class ProfileService {
             var rows = new ArrayList<ProfileRow>();
             byPid.keySet().forEach(pid -> {
                 var row = current.get(pid);
-                rows.add(new ProfileRow(pid, row.uid(), row.home(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at,
+                rows.add(new ProfileRow(pid, row.uid(), row.recordedHome(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at,
                         change.lease().fence()));
             });
             change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(),
@@ -180,7 +180,7 @@ public class ProfileService {
         return underLock(List.of(EntityLocks.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
-            var next = new ProfileRow(pid, current.uid(), current.home(), current.version() + 1, newDocument.apply(current),
+            var next = new ProfileRow(pid, current.uid(), current.recordedHome(), current.version() + 1, newDocument.apply(current),
                     current.createdAt(), change.lease().timestamp(), change.lease().fence());
             change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(dao.putProfile(next)));
             return toProfile(next);

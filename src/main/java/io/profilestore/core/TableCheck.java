@@ -52,17 +52,17 @@ public class TableCheck {
     /** The same, and with {@code list}, each disagreement by its ids. */
     public TableCheckReport run(boolean repair, boolean list, PrintWriter out) {
         var tally = new TableCheckTally(repair);
-        trees.run(tally);
+        var unsound = trees.run(tally);
         for (int slice = 0; slice < SLICES; slice++) {
             var page = new ArrayList<ProfileRow>();
             for (var row : dao.scan(slice, SLICES)) {
                 page.add(row);
                 if (page.size() == PAGE) {
-                    checkProfiles(page, tally);
+                    checkProfiles(page, tally, unsound);
                     page.clear();
                 }
             }
-            checkProfiles(page, tally);
+            checkProfiles(page, tally, unsound);
         }
         for (int slice = 0; slice < SLICES; slice++) {
             var page = new ArrayList<Link>();
@@ -80,7 +80,8 @@ public class TableCheck {
         return report;
     }
 
-    private void checkProfiles(List<ProfileRow> rows, TableCheckTally tally) {
+    /** {@code unsound}: users whose place in a tree the users' pass could not vouch for; their profiles stay. */
+    private void checkProfiles(List<ProfileRow> rows, TableCheckTally tally, java.util.Set<UUID> unsound) {
         if (rows.isEmpty()) {
             return;
         }
@@ -101,7 +102,8 @@ public class TableCheck {
                         () -> makeUser(row.uid(), row.pid()));
                 continue;
             }
-            UUID root = UserService.rootOf(row.home(), owners::get);
+            UUID root = users.rootOf(row.home(), uid -> unsound.contains(uid) ? null
+                    : owners.computeIfAbsent(uid, u -> dao.findUser(u).orElse(null)));
             if (root != null && !root.equals(row.uid())) {
                 tally.found(Kind.AWAY_FROM_ROOT, "profile " + row.pid() + " under user " + row.uid() + ", its root "
                         + root, () -> placeUnderRoot(row));

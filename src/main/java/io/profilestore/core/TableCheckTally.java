@@ -28,8 +28,8 @@ final class TableCheckTally {
         this.repair = repair;
     }
 
-    /** A disagreement found; {@code repairOne} repairs it (when repairing), returning whether it did. */
-    void found(Kind kind, String what, BooleanSupplier repairOne) {
+    /** A disagreement found; {@code repairOne} repairs it (when repairing), returning whether it did; so does this. */
+    boolean found(Kind kind, String what, BooleanSupplier repairOne) {
         boolean repaired = repair && repaired(repairOne);
         var count = counts.computeIfAbsent(kind, k -> new long[2]);
         count[0]++;
@@ -37,6 +37,7 @@ final class TableCheckTally {
             count[1]++;
         }
         findings.add(kind.name().toLowerCase().replace('_', ' ') + ": " + what + (repaired ? " (repaired)" : ""));
+        return repaired;
     }
 
     /** A disagreement nothing here repairs. */

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Completes merges and unmerges a crash interrupted: an operation still pending after the delay is resumed under
  * fresh locks (see {@link UserService}); one that can no longer be done as recorded (its users changed since, or
- * it would now break a limit) is marked abandoned, which is safe because none of it reached Cassandra. Every API
- * instance runs it; the locks keep two from resuming the same operation at once.
+ * it would now break a limit) is abandoned: what its batch would have written is written again as it stands, at a
+ * fence above it, so that the batch loses should it land late ({@link UserService#abandon}). Every API instance
+ * runs it; the locks keep two from resuming the same operation at once.
  */
 public class UserOperationRecovery implements Managed {
 
@@ -49,22 +50,40 @@ public class UserOperationRecovery implements Managed {
         scheduler.awaitTermination(10, TimeUnit.SECONDS);
     }
 
-    /** One round: every operation pending for longer than the delay. */
+    /** One round: every operation pending for longer than the delay, each on its own (one that fails stops no other). */
     public void recover() {
+        java.util.List<UserOperations.Operation> pending;
         try {
-            for (var operation : journal.pending(delay)) {
-                try {
-                    users.resume(operation);
-                    LOG.info("completed the interrupted {} {}", operation.kind(), operation.opId());
-                } catch (EntitiesLockedException e) {
-                    // someone works on these users now: the next round tries again
-                } catch (UserOperationException | UserMergedException | UserNotFoundException | UserFullException e) {
-                    journal.finish(operation.opId(), false);
-                    LOG.warn("abandoned the interrupted {} {}: {}", operation.kind(), operation.opId(), e.getMessage());
-                }
-            }
+            pending = journal.pending(delay);
         } catch (RuntimeException e) {
             LOG.warn("recovery of user operations failed this round: {}", e.toString());
+            return;
+        }
+        for (var operation : pending) {
+            try {
+                users.resume(operation);
+                LOG.info("completed the interrupted {} {}", operation.kind(), operation.opId());
+            } catch (EntitiesLockedException e) {
+                // someone works on these users now: the next round tries again
+            } catch (UserOperationException | UserMergedException | UserNotFoundException | UserFullException e) {
+                abandon(operation, e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("the interrupted {} {} could not be completed this round: {}", operation.kind(),
+                        operation.opId(), e.toString());
+            }
+        }
+    }
+
+    private void abandon(UserOperations.Operation operation, String why) {
+        try {
+            if (users.abandon(operation)) {
+                LOG.warn("abandoned the interrupted {} {}: {}", operation.kind(), operation.opId(), why);
+            }
+        } catch (EntitiesLockedException e) {
+            // the next round tries again
+        } catch (RuntimeException e) {
+            LOG.warn("the interrupted {} {} could not be abandoned this round: {}", operation.kind(), operation.opId(),
+                    e.toString());
         }
     }
 }

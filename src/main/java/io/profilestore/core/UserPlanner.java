@@ -1,9 +1,15 @@
 package io.profilestore.core;
 
+import static io.profilestore.core.UserTrees.below;
+import static io.profilestore.core.UserTrees.bytes;
+import static io.profilestore.core.UserTrees.existing;
+import static io.profilestore.core.UserTrees.newestWrite;
+import static io.profilestore.core.UserTrees.refuseWhilePending;
+import static io.profilestore.core.UserTrees.withTarget;
+
 import io.profilestore.api.Profile;
 import io.profilestore.api.UserResults;
 import io.profilestore.db.EntityLocks;
-import io.profilestore.db.ProfileDao.Link;
 import io.profilestore.db.ProfileRow;
 import io.profilestore.db.UserOperations.Kind;
 import io.profilestore.db.UserOperations.Move;
@@ -17,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -118,8 +123,8 @@ public final class UserPlanner {
     }
 
     /**
-     * A merge, its target's and sources' locks held. Resuming an interrupted one, {@code journaled} is what it
-     * recorded, and rows its batch may have written already are taken as they are.
+     * A merge, its target's and sources' locks held. Resuming an interrupted one, what it journaled is read, and
+     * rows its batch may have written already are taken as they are.
      */
     public Prepared<UserResults.Merged> prepareMerge(UserReads reads, Operation merge, boolean resume) {
         UUID target = merge.target();
@@ -142,21 +147,20 @@ public final class UserPlanner {
         }
         // every user merged into a source comes along: its root becomes the target
         var members = new LinkedHashMap<UUID, Collection<UserRow>>();
-        var merged = new HashSet<>(below(reads, target, target).keySet());
-        merged.add(target);
+        var tree = new HashSet<>(below(reads, target, target).keySet());
+        tree.add(target);
         for (UUID source : merge.sources()) {
-            var tree = new LinkedHashMap<>(below(reads, source, source));
+            var below = new LinkedHashMap<>(below(reads, source, source));
             if (resume) {
-                tree.putAll(below(reads, source, target));
+                below.putAll(below(reads, source, target));
             }
-            members.put(source, tree.values());
-            merged.add(source);
-            merged.addAll(tree.keySet());
+            members.put(source, below.values());
+            tree.add(source);
+            tree.addAll(below.keySet());
         }
-        int treeSize = merged.size();
-        if (treeSize > settings.getMaxMergedUsers()) {
+        if (tree.size() > settings.getMaxMergedUsers()) {
             throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merged user would hold "
-                    + treeSize + " users; the limit is " + settings.getMaxMergedUsers()
+                    + tree.size() + " users; the limit is " + settings.getMaxMergedUsers()
                     + " (users.maxMergedUsers): a merge rewrites every one of them", settings.getMaxMergedUsers());
         }
         var memberIds = members.values().stream().flatMap(Collection::stream).map(UserRow::uid).toList();
@@ -186,16 +190,11 @@ public final class UserPlanner {
         if (holds + stillMoving > settings.getMaxProfilesPerUser()) {
             throw new UserFullException(target, (int) (holds + stillMoving), settings.getMaxProfilesPerUser());
         }
-        long bytes = taken.keySet().stream().mapToLong(pid -> rows.get(pid).data().length()).sum();
-        if (bytes > settings.getMaxMergeSize().toBytes()) {
-            throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merge would rewrite "
-                    + bytes + " bytes of documents in one batch; the limit is " + settings.getMaxMergeSize()
-                    + ": merge fewer users at a time");
-        }
+        checkSize("merge", taken.keySet().stream().map(rows::get).toList());
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
                 members.values().stream().flatMap(Collection::stream)).toList());
         return new Prepared<>(null, newest, (at, fence) -> {
-            var plan = new Writing(at, fence);
+            var plan = new UserPlanBuilder();
             taken.forEach((pid, from) -> {
                 var row = rows.get(pid);
                 boolean movedAlready = target.equals(row.uid());
@@ -203,12 +202,12 @@ public final class UserPlanner {
             });
             for (UUID source : merge.sources()) {
                 var user = users.get(source);
-                plan.users.add(target.equals(user.parent()) ? user : user.next(target, target, at));
+                plan.user(target.equals(user.parent()) ? user : user.next(target, target, at));
                 for (var member : members.get(source)) {
-                    plan.users.add(target.equals(member.masterUid()) ? member : member.next(target, member.parent(), at));
+                    plan.user(target.equals(member.masterUid()) ? member : member.next(target, member.parent(), at));
                 }
             }
-            plan.users.add(targetUser.next(null, null, at));
+            plan.user(targetUser.next(null, null, at));
             return plan.done(new UserResults.Merged(merge.opId(), target, plan.movedByOrigin(), plan.versions()));
         });
     }
@@ -259,10 +258,11 @@ public final class UserPlanner {
         touched.addAll(memberIds);
         refuseWhilePending(reads, unmerge, touched);
 
-        var merged = reads.moves(unmerge.mergeId()).stream()
-                .filter(move -> unmerge.sources().contains(move.from())).toList();
+        var merged = new LinkedHashMap<UUID, Move>();
+        reads.moves(unmerge.mergeId()).stream().filter(move -> unmerge.sources().contains(move.from()))
+                .forEach(move -> merged.put(move.pid(), move));
         var pids = new LinkedHashSet<>(reads.pidsOf(root));
-        merged.forEach(move -> pids.add(move.pid()));
+        pids.addAll(merged.keySet());
         journaled.forEach(move -> pids.add(move.pid()));
         reads.lock(pids.stream().map(EntityLocks::profile).toList());
         var rows = reads.profiles(pids);
@@ -273,41 +273,56 @@ public final class UserPlanner {
                 backAlready.add(move.pid());
             }
         });
+        // where each profile of the tree goes: under the source whose subtree holds its home
+        var returning = new LinkedHashMap<UUID, UUID>();
+        for (var row : rows.values()) {
+            boolean under = root.equals(row.uid()) || backAlready.contains(row.pid());
+            UUID home = homeOf(row, merged.get(row.pid()));
+            for (UUID source : unmerge.sources()) {
+                if (under && (source.equals(home) || subtrees.get(source).containsKey(home))) {
+                    returning.put(row.pid(), source);
+                }
+            }
+        }
+        checkSize("unmerge", returning.keySet().stream().map(rows::get).toList());
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
                 subtrees.values().stream().flatMap(tree -> tree.values().stream())).toList());
         return new Prepared<>(null, newest, (at, fence) -> {
-            var plan = new Writing(at, fence);
-            var returning = new HashSet<UUID>();
+            var plan = new UserPlanBuilder();
+            returning.forEach((pid, source) -> {
+                var row = rows.get(pid);
+                plan.move(backAlready.contains(pid) ? row : row.under(source, row.version() + 1, at, fence), root);
+            });
             for (UUID source : unmerge.sources()) {
-                var homes = new HashSet<>(subtrees.get(source).keySet());
-                homes.add(source);
-                for (var row : rows.values()) {
-                    boolean under = root.equals(row.uid()) || backAlready.contains(row.pid());
-                    if (under && homes.contains(row.home())) {
-                        returning.add(row.pid());
-                        plan.move(backAlready.contains(row.pid()) ? row : row.under(source, row.version() + 1, at, fence), root);
-                    }
-                }
                 var user = users.get(source);
-                plan.users.add(user.parent() == null ? user : user.next(null, null, at));
+                plan.user(user.parent() == null ? user : user.next(null, null, at));
                 for (var member : subtrees.get(source).values()) {
-                    plan.users.add(source.equals(member.masterUid()) ? member : member.next(source, member.parent(), at));
+                    plan.user(source.equals(member.masterUid()) ? member : member.next(source, member.parent(), at));
                 }
             }
-            plan.users.add(rootUser.next(null, null, at));
+            plan.user(rootUser.next(null, null, at));
             var skipped = new ArrayList<UserResults.Skipped>();
-            for (var move : merged) {
+            merged.values().forEach(move -> {
                 var row = rows.get(move.pid());
                 if (row == null) {
                     skipped.add(new UserResults.Skipped(move.pid(), "erased since the merge", null));
-                } else if (!returning.contains(move.pid()) && !row.home().equals(move.home())) {
+                } else if (!returning.containsKey(move.pid()) && row.recordedHome() != null
+                        && !row.recordedHome().equals(move.home())) {
                     skipped.add(new UserResults.Skipped(move.pid(), "moved to user " + row.uid() + " since the merge",
                             row.uid()));
                 }
-                // at home still but not among the returning: an earlier unmerge took its user out of the tree
-            }
-            return plan.done(unmerged(unmerge, plan.moves, skipped));
+                // at home still but not returning: an earlier unmerge took its user out of the tree
+            });
+            return plan.done(unmerged(unmerge, plan.moves(), skipped));
         });
+    }
+
+    /**
+     * A profile's home for an unmerge: the one its row records, or for a row from before homes were kept, the one the
+     * merge's journal says it came from (else the user it is under).
+     */
+    private static UUID homeOf(ProfileRow row, Move merged) {
+        return row.recordedHome() != null ? row.recordedHome() : merged != null ? merged.home() : row.uid();
     }
 
     /** A profile moved by hand to {@code target}: its new home. The profile's, its user's and the target's locks held. */
@@ -327,7 +342,7 @@ public final class UserPlanner {
         if (targetUser.merged()) {
             throw new UserMergedException(target, targetUser.masterUid());
         }
-        if (target.equals(from) && target.equals(current.home())) {
+        if (target.equals(from) && target.equals(current.recordedHome())) {
             return Prepared.done(ProfileService.toProfile(current)); // where it belongs already
         }
         if (!target.equals(from)) {
@@ -339,49 +354,23 @@ public final class UserPlanner {
         return new Prepared<>(null, current.written(), (at, fence) -> {
             var next = new ProfileRow(pid, target, target, current.version() + 1, current.data(), current.createdAt(),
                     at, fence);
-            var plan = new Writing(at, fence);
-            plan.profiles.add(next);
+            var plan = new UserPlanBuilder();
+            plan.rewrite(next);
             if (!target.equals(from)) {
-                plan.unlinks.add(new Link(from, pid));
-                plan.links.add(new Link(target, pid));
+                plan.relist(from, target, pid);
             }
             return plan.done(ProfileService.toProfile(next));
         });
     }
 
-    /**
-     * The users in the tree of {@code root} whose chain of parents reaches {@code top} ({@code top} itself left out):
-     * what the journal ever saw merged into {@code top}, as their rows say they stand now.
-     */
-    private static Map<UUID, UserRow> below(UserReads reads, UUID top, UUID root) {
-        var candidates = reads.everMergedInto(top);
-        if (candidates.isEmpty()) {
-            return Map.of();
-        }
-        var tree = new LinkedHashMap<UUID, UserRow>();
-        reads.users(candidates).values().stream().filter(row -> root.equals(row.masterUid()))
-                .forEach(row -> tree.put(row.uid(), row));
-        var found = new LinkedHashMap<UUID, UserRow>();
-        for (var row : tree.values()) {
-            var seen = new HashSet<UUID>();
-            for (UUID at = row.parent(); at != null && seen.add(at); at = tree.containsKey(at) ? tree.get(at).parent() : null) {
-                if (at.equals(top)) {
-                    found.put(row.uid(), row);
-                    break;
-                }
-            }
-        }
-        return found;
-    }
-
-    /**
-     * An operation a crash interrupted, on any of these users, is completed by the recovery first: until then the
-     * rows may still change under what this one reads.
-     */
-    private static void refuseWhilePending(UserReads reads, Operation operation, Collection<UUID> users) {
-        if (reads.pendingOn(users, operation.opId())) {
-            throw new UserOperationException(UserOperationException.Kind.CONFLICT, "an interrupted merge or unmerge of"
-                    + " these users is being completed (users.recoveryDelay); retry in a few seconds");
+    /** One batch holds at most users.maxMergeSize of documents: Cassandra refuses a batch past its threshold. */
+    private void checkSize(String operation, Collection<ProfileRow> rows) {
+        long bytes = bytes(rows);
+        if (bytes > settings.getMaxMergeSize().toBytes()) {
+            throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the " + operation + " would rewrite "
+                    + bytes + " bytes of documents in one batch; the limit is " + settings.getMaxMergeSize()
+                    + " (users.maxMergeSize): " + ("merge".equals(operation) ? "merge fewer users at a time"
+                    : "move some of the profiles to their users by hand first"));
         }
     }
 
@@ -402,67 +391,7 @@ public final class UserPlanner {
             restored.computeIfAbsent(move.to(), t -> new ArrayList<>()).add(move.pid());
             versions.put(move.pid(), move.version());
         });
-        return new UserResults.Unmerged(unmerge.mergeId(), unmerge.target(), restored, skipped, versions);
-    }
-
-    /** The rows of a plan being made. */
-    private static final class Writing {
-        final Instant at;
-        final long fence;
-        final List<ProfileRow> profiles = new ArrayList<>();
-        final List<Link> unlinks = new ArrayList<>();
-        final List<Link> links = new ArrayList<>();
-        final List<UserRow> users = new ArrayList<>();
-        final List<Move> moves = new ArrayList<>();
-
-        Writing(Instant at, long fence) {
-            this.at = at;
-            this.fence = fence;
-        }
-
-        /** The profile, now as {@code next}, leaves {@code from}'s list for its new user's. */
-        void move(ProfileRow next, UUID from) {
-            profiles.add(next);
-            unlinks.add(new Link(from, next.pid()));
-            links.add(new Link(next.uid(), next.pid()));
-            moves.add(new Move(next.pid(), from, next.home(), next.uid(), next.version()));
-        }
-
-        Map<UUID, List<UUID>> movedByOrigin() {
-            var moved = new LinkedHashMap<UUID, List<UUID>>();
-            moves.forEach(move -> moved.computeIfAbsent(move.from(), f -> new ArrayList<>()).add(move.pid()));
-            return moved;
-        }
-
-        Map<UUID, Long> versions() {
-            var versions = new LinkedHashMap<UUID, Long>();
-            moves.forEach(move -> versions.put(move.pid(), move.version()));
-            return versions;
-        }
-
-        <A> UserPlan<A> done(A answer) {
-            return new UserPlan<>(profiles, unlinks, links, users, moves, answer);
-        }
-    }
-
-    /** The latest write time of the rows an operation replaces. */
-    private static long newestWrite(Collection<ProfileRow> profiles, Collection<UserRow> users) {
-        return Math.max(profiles.stream().mapToLong(ProfileRow::written).max().orElse(0),
-                users.stream().mapToLong(UserRow::written).max().orElse(0));
-    }
-
-    private static UserRow existing(Map<UUID, UserRow> users, UUID uid) {
-        var user = users.get(uid);
-        if (user == null) {
-            throw new UserNotFoundException(uid);
-        }
-        return user;
-    }
-
-    private static List<UUID> withTarget(UUID target, List<UUID> sources) {
-        var all = new ArrayList<>(sources);
-        all.add(target);
-        return all;
+        return new UserResults.Unmerged(unmerge.mergeId(), unmerge.opId(), unmerge.target(), restored, skipped, versions);
     }
 
     private static UserOperationException invalid(String message) {

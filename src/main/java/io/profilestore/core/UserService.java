@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,10 +114,7 @@ public class UserService {
                     if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))) {
                         return false;
                     }
-                    int holds = dao.pidsOfUser(root).size();
-                    if (holds + 1 > settings.getMaxProfilesPerUser()) {
-                        throw new UserFullException(root, holds + 1, settings.getMaxProfilesPerUser());
-                    }
+                    // no limit: the profile is the root's by the rules already, and stays countable where it is
                     var users = dao.findUsers(List.of(from, root));
                     change.fenceAbove(Math.max(current.written(),
                             users.values().stream().mapToLong(UserRow::written).max().orElse(0)));
@@ -133,17 +131,28 @@ public class UserService {
     }
 
     /**
-     * The root of a user's tree as its row says (itself when merged into nobody); null when that is not sound: the
-     * user or its master has no row, or the master is merged too (check-tables reports the users; their profiles
-     * wait until the users are set right).
+     * The root of a user's tree (itself when merged into nobody), where its chain of parents ends and its row's master
+     * agrees; null when that is not sound: a row missing, a chain that goes round or is longer than a tree, a master
+     * that is not the chain's end (check-tables reports the users and sets masters right; their profiles wait).
      */
-    static UUID rootOf(UUID uid, java.util.function.Function<UUID, UserRow> rows) {
+    UUID rootOf(UUID uid, java.util.function.Function<UUID, UserRow> rows) {
         var user = rows.apply(uid);
-        if (user == null || !user.merged()) {
-            return user == null ? null : uid;
+        if (user == null) {
+            return null;
         }
-        var master = rows.apply(user.masterUid());
-        return master == null || master.merged() ? null : master.uid();
+        var seen = new HashSet<UUID>();
+        var at = user;
+        while (at.parent() != null) {
+            if (!seen.add(at.uid()) || seen.size() > settings.getMaxMergedUsers()) {
+                return null;
+            }
+            at = rows.apply(at.parent());
+            if (at == null) {
+                return null;
+            }
+        }
+        boolean sound = !at.merged() && (user.merged() ? at.uid().equals(user.masterUid()) : at.uid().equals(uid));
+        return sound ? at.uid() : null;
     }
 
     /** Merges the sources into the target: every user of the sources' trees and every profile under them moves. */
@@ -186,6 +195,50 @@ public class UserService {
             }
             var prepared = planner.prepareUnmerge(new Stored(change), unmerge, resume);
             return run(change, prepared, unmerge, resume);
+        });
+    }
+
+    /**
+     * Abandons an interrupted operation that can no longer be done as it was recorded (its users changed since, so
+     * that it would break a limit). Its batch may still land: a coordinator that took it keeps it in its batchlog and
+     * replays it, maybe much later, at the operation's own fence. So first every row that batch would have written is
+     * written again as it stands now, at a fence above it, which a late batch loses to; only then is the operation
+     * marked abandoned. Returns false when it is not pending (any more).
+     */
+    public boolean abandon(Operation operation) {
+        return changes.underLock(userLocks(operation), change -> {
+            if (!journal.isPending(operation.opId())) {
+                return false;
+            }
+            // the users its batch wrote: its own, the root of an unmerge's tree, and the trees of its sources
+            var uids = new LinkedHashSet<>(UserTrees.withTarget(operation.target(), operation.sources()));
+            var target = dao.findUser(operation.target()).orElse(null);
+            if (target != null && target.merged()) {
+                uids.add(target.masterUid());
+            }
+            operation.sources().forEach(source -> uids.addAll(journal.everMergedInto(source)));
+            change.lockMore(uids.stream().map(EntityLocks::user).toList());
+            var users = dao.findUsers(uids);
+            var moves = journal.moves(operation.opId());
+            change.lockMore(moves.stream().map(move -> EntityLocks.profile(move.pid())).toList());
+            var rows = dao.findAll(moves.stream().map(Move::pid).toList());
+            change.fenceAbove(UserTrees.newestWrite(rows.values(), users.values()));
+            long fence = change.lease().fence();
+            var statements = new ArrayList<BoundStatement>();
+            users.values().forEach(user -> statements.add(dao.putUser(user)));
+            for (var move : moves) {
+                var row = rows.get(move.pid());
+                if (row != null) {
+                    statements.add(dao.putProfile(row));
+                    statements.add(dao.linkProfile(row.uid(), row.pid()));
+                }
+                if (row == null || !row.uid().equals(move.to())) {
+                    statements.add(dao.unlinkProfile(move.to(), move.pid()));
+                }
+            }
+            change.commit(rows.values().stream().map(row -> OutboxRecord.profile(row.pid(), row.version(), fence)).toList(),
+                    statements);
+            return journal.finish(operation.opId(), false);
         });
     }
 

@@ -45,7 +45,12 @@ final class UserTreeCheck {
         this.maxMergedUsers = maxMergedUsers;
     }
 
-    void run(TableCheckTally tally) {
+    /**
+     * Checks the users and the journal; returns the users whose place in a tree is not sound after it (a broken
+     * chain, a parent the journal does not have, a master it could not set right): their profiles are left where they
+     * are, since where they belong depends on which is right.
+     */
+    Set<UUID> run(TableCheckTally tally) {
         var treeSizes = new HashMap<UUID, Integer>();
         var reported = new HashSet<UUID>();
         for (int slice = 0; slice < SLICES; slice++) {
@@ -65,8 +70,10 @@ final class UserTreeCheck {
             }
         });
         journal.activeEdges(PAGE, edges -> checkEdges(edges, tally, reported));
+        return reported;
     }
 
+    /** {@code reported}: the users found unsound so far (and those whose journal disagreement is reported). */
     private void checkUsers(List<UserRow> page, TableCheckTally tally, Map<UUID, Integer> treeSizes, Set<UUID> reported) {
         tally.users += page.size();
         var merged = page.stream().filter(UserRow::merged).toList();
@@ -85,10 +92,11 @@ final class UserTreeCheck {
             treeSizes.merge(row.masterUid(), 1, Integer::sum);
             var chain = chain(row, known);
             if (chain.broken() != null) {
+                reported.add(row.uid());
                 tally.found(Kind.CHAIN_BROKEN, "user " + row.uid() + ": " + chain.broken());
-            } else if (!chain.root().equals(row.masterUid())) {
-                tally.found(Kind.MASTER_WRONG, "user " + row.uid() + ": master " + row.masterUid() + ", root "
-                        + chain.root(), () -> setMaster(row.uid()));
+            } else if (!chain.root().equals(row.masterUid()) && !tally.found(Kind.MASTER_WRONG, "user " + row.uid()
+                    + ": master " + row.masterUid() + ", root " + chain.root(), () -> setMaster(row.uid()))) {
+                reported.add(row.uid()); // not set right (a dry run, or busy): its profiles wait for the next run
             }
             if (!row.parent().equals(parents.get(row.uid()))) {
                 reported.add(row.uid());
@@ -148,7 +156,10 @@ final class UserTreeCheck {
                 return false;
             }
             change.lockMore(List.of(EntityLocks.user(chain.root())));
-            if (!journal.pendingUsers(List.of(uid, chain.root())).isEmpty()) {
+            // looked at again with the root held: an operation on the tree holds it too, so the chain stands now
+            var held = dao.findUser(uid).orElse(null);
+            if (held == null || !held.equals(row) || !chain.equals(chain(held, new HashMap<>()))
+                    || !journal.pendingUsers(List.of(uid, chain.root())).isEmpty()) {
                 return false;
             }
             change.fenceAbove(row.written());

@@ -57,7 +57,7 @@ public class JournalHistory {
                 }
             }
             var ids = connection.createArrayOf("uuid", merges.stream().map(Recorded::opId).toArray());
-            var undone = new HashMap<UUID, Undone>();
+            var undone = new ArrayList<Undone>();
             try (var statement = connection.prepareStatement("""
                     SELECT u.merge_id, u.source_uid, u.unmerge_id, o.state, o.recorded_at FROM merge_undo u
                       JOIN user_operation o ON o.op_id = u.unmerge_id
@@ -70,15 +70,24 @@ public class JournalHistory {
                                 rows.getString(4), rows.getTimestamp(5).toInstant(), new ArrayList<>());
                         var merge = rows.getObject(1, UUID.class);
                         merges.stream().filter(m -> m.opId().equals(merge)).findFirst().ifPresent(m -> m.undone().add(undo));
-                        undone.put(undo.unmergeId(), undo);
+                        undone.add(undo);
                     }
                 }
             }
-            var all = new HashMap<UUID, List<Move>>();
-            merges.forEach(merge -> all.put(merge.opId(), merge.moves()));
-            undone.forEach((id, undo) -> all.put(id, undo.moves()));
-            for (var entry : all.entrySet()) {
-                entry.getValue().addAll(UserOperations.moves(connection, entry.getKey()));
+            for (var merge : merges) {
+                merge.moves().addAll(UserOperations.moves(connection, merge.opId()));
+            }
+            // an unmerge of several sources (by the merge's id) moved each profile back to one of them
+            var unmergeMoves = new HashMap<UUID, List<Move>>();
+            for (var undo : undone) {
+                var moves = unmergeMoves.computeIfAbsent(undo.unmergeId(), id -> {
+                    try {
+                        return UserOperations.moves(connection, id);
+                    } catch (SQLException e) {
+                        throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+                    }
+                });
+                moves.stream().filter(move -> move.to().equals(undo.source())).forEach(undo.moves()::add);
             }
             return merges;
         } catch (SQLException e) {

@@ -164,7 +164,7 @@ public class ProfileDao {
     }
 
     public BoundStatement putProfile(ProfileRow row) {
-        return insertProfile.bind(row.pid(), row.uid(), row.home(), row.version(), row.data(), row.createdAt(),
+        return insertProfile.bind(row.pid(), row.uid(), row.recordedHome(), row.version(), row.data(), row.createdAt(),
                 row.updatedAt());
     }
 

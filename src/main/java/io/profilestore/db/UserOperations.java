@@ -197,8 +197,8 @@ public class UserOperations {
     }
 
     /**
-     * The merge an unmerge of this source from this target would undo: the latest applied merge of the source
-     * into the target that was not undone yet; or, by id, that merge.
+     * The merge an unmerge of this source from this target would undo: the latest applied merge of the source into
+     * the target (whether it was undone already is {@link #undone}'s to say); or, by id, that merge.
      */
     public Optional<Operation> mergeToUndo(UUID target, UUID source, UUID mergeId) {
         String sql = """
@@ -268,9 +268,10 @@ public class UserOperations {
     }
 
     /**
-     * Every user ever merged into this one, directly or through others, whatever became of those merges since
-     * (undone, or not yet known to be applied): a superset of the users in its tree now, whose rows say which are.
-     * UNION makes the walk end on a history that went round (A into B, undone, B into A).
+     * Every user merged into this one, directly or through others, by a merge applied or pending and not undone by
+     * an applied unmerge: a superset of the users in its tree now (an operation still pending may or may not have
+     * landed), whose rows say which are. It holds no more than a tree (plus what is pending), however long the
+     * history; UNION makes the walk end should the journal go round.
      */
     public Set<UUID> everMergedInto(UUID uid) {
         try (var connection = dataSource.getConnection();
@@ -280,8 +281,11 @@ public class UserOperations {
                           UNION
                             SELECT source.uid FROM below
                               JOIN user_operation o ON o.kind = 'merge' AND o.target_uid = below.uid
-                                                   AND o.state <> 'abandoned'
+                                                   AND o.state IN ('applied', 'pending')
                               CROSS JOIN LATERAL unnest(o.source_uids) AS source(uid)
+                             WHERE NOT EXISTS (SELECT 1 FROM merge_undo u
+                                                 JOIN user_operation un ON un.op_id = u.unmerge_id AND un.state = 'applied'
+                                                WHERE u.merge_id = o.op_id AND u.source_uid = source.uid)
                         )
                         SELECT uid FROM below WHERE uid <> ?::uuid
                         """)) {

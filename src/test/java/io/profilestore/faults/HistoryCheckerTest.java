@@ -59,6 +59,12 @@ class HistoryCheckerTest {
             return this;
         }
 
+        /** A merge that got no answer, from {@code start} to {@code end} (ns). */
+        Event mergeWithoutAnswer(UUID target, UUID source) {
+            return add("merge", List.of(), target, source, null, 0, Event.UNKNOWN, Map.of(), Map.of(), List.of(), null,
+                    Map.of());
+        }
+
         History merge(UUID target, UUID source, Map<UUID, Long> versions) {
             add("merge", List.of(), target, source, null, 200, Event.OK, Map.of(), versions, List.copyOf(versions.keySet()),
                     null, Map.of());
@@ -72,6 +78,7 @@ class HistoryCheckerTest {
         final Map<UUID, FinalState.User> users = new HashMap<>();
         final Map<UUID, FinalState.Document> index = new HashMap<>();
         final List<String> repairs = new ArrayList<>();
+        final List<FinalState.Operation> operations = new ArrayList<>();
 
         State profile(UUID pid, long version, UUID uid, UUID home, String write) {
             profiles.put(pid, new FinalState.Profile(version, uid, home, write, "Anna"));
@@ -87,7 +94,7 @@ class HistoryCheckerTest {
         }
 
         FinalState build() {
-            return new FinalState(profiles, users, List.of(), index, repairs);
+            return new FinalState(profiles, users, operations, index, repairs);
         }
     }
 
@@ -174,6 +181,35 @@ class HistoryCheckerTest {
         assertThat(settled.unknowns().unresolved()).isEmpty();
         assertThat(settled.unknowns().applied()).isEqualTo(1);
         assertThat(settled.violations()).isEmpty();
+    }
+
+    /**
+     * A merge that got no answer is settled by the journal: applied, the source's parent and its profile's new user
+     * and version are explained; abandoned, they are not. An operation recorded outside the request's time is not
+     * taken for it.
+     */
+    @Test
+    void aMergeWithoutAnAnswerIsSettledByTheJournal() {
+        var history = new History().create(P, W, "w1");
+        var merge = history.mergeWithoutAnswer(U, W);
+        var state = new State().profile(P, 2, U, W, "w1").user(W, U, U);
+
+        state.operations.add(new FinalState.Operation(UUID.randomUUID(), "merge", U, List.of(W), null, "applied",
+                merge.start() + 5, Map.of(P, 2L)));
+        var applied = check(history, state);
+        assertThat(applied.violations()).isEmpty();
+        assertThat(applied.unknowns().applied()).isEqualTo(1);
+
+        state.operations.set(0, new FinalState.Operation(state.operations.get(0).opId(), "merge", U, List.of(W), null,
+                "abandoned", merge.start() + 5, Map.of(P, 2L)));
+        assertThat(check(history, state).violations()).as("abandoned, yet W is merged and P moved")
+                .anyMatch(v -> v.startsWith("user: " + W + " is merged into " + U))
+                .anyMatch(v -> v.startsWith("version gap: profile " + P));
+
+        state.operations.set(0, new FinalState.Operation(state.operations.get(0).opId(), "merge", U, List.of(W), null,
+                "applied", merge.end() + 60_000_000_000L, Map.of(P, 2L)));
+        assertThat(check(history, state).unknowns().notApplied()).as("recorded a minute after: another request's")
+                .isEqualTo(1);
     }
 
     @Test

@@ -107,9 +107,10 @@ final class UnknownOutcomes {
                 taken.add(event.opId());
             }
         }
+        // the rest (unknown answers that named no operation) by kind, users and the time they were under way
         for (var event : history) {
             if (!event.op().equals("merge") && !event.op().equals("unmerge") || matched.containsKey(event.id())
-                    || Event.FAILED.equals(event.outcome()) && event.status() != 0) {
+                    || !event.unknown()) {
                 continue;
             }
             for (var operation : state.operations()) {

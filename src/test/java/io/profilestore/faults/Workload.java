@@ -1,14 +1,8 @@
 package io.profilestore.faults;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.profilestore.testing.TestAuth;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.profilestore.faults.WorkloadHttp.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +25,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Workload {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final String PROBLEMS = "https://profile-store.dev/problems/";
 
     /** What the clients know of a profile (a hint to aim requests; the checker trusts only the history). */
     record Known(UUID uid, long version) {
@@ -43,7 +36,7 @@ final class Workload {
 
     private final List<Instance> apis;
     private final long runStart;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final WorkloadHttp client;
     private final ConcurrentLinkedQueue<Event> history = new ConcurrentLinkedQueue<>();
     private final AtomicLong ids = new AtomicLong();
     private final ConcurrentHashMap<UUID, Known> profiles = new ConcurrentHashMap<>();
@@ -53,30 +46,13 @@ final class Workload {
     private volatile long mergeHeavyFrom = Long.MAX_VALUE;
     private volatile long mergeHeavyUntil = Long.MAX_VALUE;
 
-    /** What the clients send, by weight out of 100: every kind of change, on a few profiles and users. */
-    private static final Map<String, Integer> MIX = ordered("create", 10, "put", 25, "patch", 15, "batchUpdate", 8,
-            "erase", 4, "move", 8, "merge", 5, "unmerge", 3, "read", 22);
-    /** The merge-heavy phase: merges and unmerges half the time, among moves and edits of what they move. */
-    private static final Map<String, Integer> MERGE_HEAVY = ordered("create", 8, "put", 12, "patch", 5,
-            "batchUpdate", 5, "erase", 3, "move", 12, "merge", 28, "unmerge", 22, "read", 5);
-
-    private static Map<String, Integer> ordered(Object... pairs) {
-        var mix = new LinkedHashMap<String, Integer>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            mix.put((String) pairs[i], (Integer) pairs[i + 1]);
-        }
-        if (mix.values().stream().mapToInt(Integer::intValue).sum() != 100) {
-            throw new IllegalArgumentException("a mix adds up to 100: " + mix);
-        }
-        return mix;
-    }
-
     /** First names the writes take in turn, so that the index's content can be checked, not only its versions. */
     private static final List<String> FIRST_NAMES = List.of("Anna", "Olga", "Irina", "Maria", "Vera");
 
     Workload(List<Instance> apis, long runStart) {
         this.apis = apis;
         this.runStart = runStart;
+        this.client = new WorkloadHttp(runStart);
     }
 
     /** Between these times (since the run began), most requests are merges and unmerges of the same few users. */
@@ -146,7 +122,7 @@ final class Workload {
             long now = System.nanoTime() - runStart;
             boolean mergeHeavy = now > mergeHeavyFrom && now < mergeHeavyUntil;
             try {
-                switch (pick(mergeHeavy ? MERGE_HEAVY : MIX)) {
+                switch (WorkloadMix.pick(random, mergeHeavy ? WorkloadMix.MERGE_HEAVY : WorkloadMix.USUAL)) {
                     case "create" -> create(random.nextBoolean() ? null : anyUser());
                     case "put" -> replace(anyProfile(), false);
                     case "patch" -> replace(anyProfile(), true);
@@ -160,18 +136,6 @@ final class Workload {
             } catch (RuntimeException e) {
                 // a client's own mistake must not end it; the history has what it sent
             }
-        }
-
-        /** An operation drawn from a mix of weights that add up to 100. */
-        String pick(Map<String, Integer> mix) {
-            int dice = random.nextInt(100);
-            for (var entry : mix.entrySet()) {
-                dice -= entry.getValue();
-                if (dice < 0) {
-                    return entry.getKey();
-                }
-            }
-            return "read";
         }
 
         UUID anyProfile() {
@@ -209,9 +173,9 @@ final class Workload {
             var answer = send("POST", "/v1/profiles", "application/json", body.toString(), null);
             UUID pid = null;
             UUID uid = under;
-            if (answer.status == 201) {
-                pid = UUID.fromString(answer.json.path("pid").asText());
-                uid = UUID.fromString(answer.json.path("uid").asText());
+            if (answer.status() == 201) {
+                pid = UUID.fromString(answer.json().path("pid").asText());
+                uid = UUID.fromString(answer.json().path("uid").asText());
                 profiles.put(pid, new Known(uid, 1));
                 if (under == null) {
                     users.add(uid);
@@ -247,7 +211,7 @@ final class Workload {
             var answer = send(patch ? "PATCH" : "PUT", "/v1/profiles/" + pid, type, body, known.version());
             learn(pid, answer);
             record(patch ? "patch" : "put", answer, List.of(pid), null, null, known.version(), Map.of(pid, write),
-                    answer.status == 200 ? Map.of(pid, answer.version) : Map.of(), List.of());
+                    answer.status() == 200 ? Map.of(pid, answer.version()) : Map.of(), List.of());
         }
 
         void batchUpdate() {
@@ -273,14 +237,14 @@ final class Workload {
             body.set("updates", updates);
             var answer = send("POST", "/v1/profiles:batchUpdate", "application/json", body.toString(), null);
             var versions = new HashMap<UUID, Long>();
-            if (answer.status == 200) {
-                for (var updated : answer.json.path("updated")) {
+            if (answer.status() == 200) {
+                for (var updated : answer.json().path("updated")) {
                     var pid = UUID.fromString(updated.path("pid").asText());
                     versions.put(pid, updated.path("version").asLong());
                     profiles.computeIfPresent(pid, (p, k) -> new Known(k.uid(), updated.path("version").asLong()));
                 }
-            } else if (answer.status == 412) {
-                answer.json.path("currentVersions").fields().forEachRemaining(v ->
+            } else if (answer.status() == 412) {
+                answer.json().path("currentVersions").fields().forEachRemaining(v ->
                         profiles.computeIfPresent(UUID.fromString(v.getKey()), (p, k) -> new Known(k.uid(), v.getValue().asLong())));
             }
             var expected = new HashMap<UUID, Long>();
@@ -295,7 +259,7 @@ final class Workload {
                 return;
             }
             var answer = send("DELETE", "/v1/profiles/" + pid, null, null, known.version());
-            if (answer.status == 204) {
+            if (answer.status() == 204) {
                 profiles.remove(pid);
             } else {
                 learn(pid, answer);
@@ -312,7 +276,7 @@ final class Workload {
             var answer = send("PUT", "/v1/profiles/" + pid + "/user", "application/json", body, known.version());
             learn(pid, answer);
             record("move", answer, List.of(pid), target, null, known.version(), Map.of(),
-                    answer.status == 200 ? Map.of(pid, answer.version) : Map.of(), List.of());
+                    answer.status() == 200 ? Map.of(pid, answer.version()) : Map.of(), List.of());
         }
 
         void merge() {
@@ -326,8 +290,8 @@ final class Workload {
             var answer = send("POST", "/v1/users/" + target + "/merge", "application/json", body.toString(), null);
             var moved = new ArrayList<UUID>();
             var versions = versions(answer);
-            if (answer.status == 200) {
-                answer.json.path("moved").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
+            if (answer.status() == 200) {
+                answer.json().path("moved").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
                 merges.add(new Merge(target, source));
                 versions.forEach((pid, version) -> profiles.computeIfPresent(pid, (p, k) -> new Known(target, version)));
             }
@@ -344,38 +308,38 @@ final class Workload {
             var answer = send("POST", "/v1/users/" + merge.target() + "/unmerge", "application/json", body, null);
             var moved = new ArrayList<UUID>();
             var versions = versions(answer);
-            if (answer.status == 200) {
+            if (answer.status() == 200) {
                 merges.remove(merge);
-                answer.json.path("restored").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
+                answer.json().path("restored").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
                 versions.forEach((pid, version) -> profiles.computeIfPresent(pid, (p, k) -> new Known(merge.source(), version)));
-            } else if (answer.status == 404) {
+            } else if (answer.status() == 404) {
                 merges.remove(merge); // undone by another client, or never applied
             }
             record("unmerge", answer, List.of(), merge.target(), merge.source(), null, Map.of(), versions, moved, null,
-                    Map.of(), opId(answer, null), Map.of());
+                    Map.of(), opId(answer, "unmergeId"), Map.of());
         }
 
         void read(UUID pid) {
             var answer = send("GET", "/v1/profiles/" + pid, null, null, null);
             learn(pid, answer);
-            var ok = answer.status == 200;
-            var seen = ok ? answer.json.path("data").path("w").asText(null) : null;
-            record("read", answer, List.of(pid), ok ? UUID.fromString(answer.json.path("uid").asText()) : null, null, null,
-                    Map.of(), ok ? Map.of(pid, answer.version) : Map.of(), List.of(), null, Map.of(), null,
+            var ok = answer.status() == 200;
+            var seen = ok ? answer.json().path("data").path("w").asText(null) : null;
+            record("read", answer, List.of(pid), ok ? UUID.fromString(answer.json().path("uid").asText()) : null, null, null,
+                    Map.of(), ok ? Map.of(pid, answer.version()) : Map.of(), List.of(), null, Map.of(), null,
                     seen == null ? Map.of() : Map.of(pid, seen));
         }
 
         /** What an answer says of a profile's version and user, for the next request to aim right. */
         void learn(UUID pid, Answer answer) {
-            if (answer.status == 200) {
-                var uid = answer.json.path("uid").asText(null);
-                profiles.computeIfPresent(pid, (p, k) -> new Known(uid == null ? k.uid() : UUID.fromString(uid), answer.version));
-            } else if (answer.status == 412) {
-                var current = answer.json.path("currentVersions").path(pid.toString());
+            if (answer.status() == 200) {
+                var uid = answer.json().path("uid").asText(null);
+                profiles.computeIfPresent(pid, (p, k) -> new Known(uid == null ? k.uid() : UUID.fromString(uid), answer.version()));
+            } else if (answer.status() == 412) {
+                var current = answer.json().path("currentVersions").path(pid.toString());
                 if (current.isNumber()) {
                     profiles.computeIfPresent(pid, (p, k) -> new Known(k.uid(), current.asLong()));
                 }
-            } else if (answer.status == 404 && "profile-not-found".equals(answer.problem)) {
+            } else if (answer.status() == 404 && "profile-not-found".equals(answer.problem())) {
                 profiles.remove(pid);
             }
         }
@@ -386,54 +350,19 @@ final class Workload {
          */
         Answer send(String method, String path, String contentType, String body, Long ifMatch) {
             var instance = apis.get(Math.floorMod(number + turn++, apis.size()));
-            var answer = sendTo(instance, method, path, contentType, body, ifMatch);
-            if (answer.notSent) {
+            var answer = client.send(instance, method, path, contentType, body, ifMatch);
+            if (answer.notSent()) {
                 failedAttempt(method, answer);
-                answer = sendTo(apis.get(Math.floorMod(number + turn++, apis.size())), method, path, contentType, body, ifMatch);
+                answer = client.send(apis.get(Math.floorMod(number + turn++, apis.size())), method, path, contentType, body, ifMatch);
             }
             return answer;
         }
 
         /** A request that never left (the connection was refused): recorded as what it is, nothing happened. */
         void failedAttempt(String method, Answer answer) {
-            history.add(new Event(ids.incrementAndGet(), number, "GET".equals(method) ? "read" : "refused", answer.instance,
-                    answer.start, answer.end, List.of(), null, null, null, 0, null, Event.FAILED, Map.of(), Map.of(), List.of(),
+            history.add(new Event(ids.incrementAndGet(), number, "GET".equals(method) ? "read" : "refused", answer.instance(),
+                    answer.start(), answer.end(), List.of(), null, null, null, 0, null, Event.FAILED, Map.of(), Map.of(), List.of(),
                     null, Map.of(), null, Map.of()));
-        }
-
-        Answer sendTo(Instance instance, String method, String path, String contentType, String body, Long ifMatch) {
-            var request = HttpRequest.newBuilder(instance.base().resolve(path))
-                    .timeout(Duration.ofSeconds(15))
-                    .header("Authorization", "Bearer " + TestAuth.PLATFORM_AND_ADMIN)
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(body));
-            if (contentType != null) {
-                request.header("Content-Type", contentType);
-            }
-            if (ifMatch != null) {
-                request.header("If-Match", "\"" + ifMatch + "\"");
-            }
-            long start = System.nanoTime() - runStart;
-            try {
-                var reply = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-                long end = System.nanoTime() - runStart;
-                JsonNode json = reply.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(reply.body());
-                long version = reply.headers().firstValue("ETag").map(e -> Long.parseLong(e.replace("\"", ""))).orElse(-1L);
-                String type = json.path("type").asText("");
-                return new Answer(instance.name(), start, end, reply.statusCode(),
-                        type.startsWith(PROBLEMS) ? type.substring(PROBLEMS.length()) : null, json.path("detail").asText(""),
-                        json, version, false);
-            } catch (java.net.ConnectException e) {
-                return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, "connection refused",
-                        JSON.createObjectNode(), -1, true);
-            } catch (IOException e) {
-                return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, e.getClass().getSimpleName(),
-                        JSON.createObjectNode(), -1, false);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, "interrupted",
-                        JSON.createObjectNode(), -1, false);
-            }
         }
 
         void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
@@ -444,47 +373,25 @@ final class Workload {
         void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
                 Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved, String write,
                 Map<UUID, Long> expected, UUID opId, Map<UUID, String> seen) {
-            history.add(new Event(ids.incrementAndGet(), number, op, answer.instance, answer.start, answer.end, pids, uid,
-                    source, ifMatch, answer.status, answer.problem, outcome(op, answer), writes, versions, moved, write,
+            history.add(new Event(ids.incrementAndGet(), number, op, answer.instance(), answer.start(), answer.end(), pids, uid,
+                    source, ifMatch, answer.status(), answer.problem(), answer.outcome(op), writes, versions, moved, write,
                     expected, opId, seen));
         }
 
         /** The versions a merge's or unmerge's answer gives the profiles it moved. */
         Map<UUID, Long> versions(Answer answer) {
             var versions = new HashMap<UUID, Long>();
-            answer.json.path("versions").fields().forEachRemaining(v -> versions.put(UUID.fromString(v.getKey()),
+            answer.json().path("versions").fields().forEachRemaining(v -> versions.put(UUID.fromString(v.getKey()),
                     v.getValue().asLong()));
             return versions;
         }
 
-        /** The operation's id: a merge's own ({@code field} of a 200), or the one a 503 operation-pending gives. */
+        /** The operation's own id: {@code field} of a 200, or the one a 503 operation-pending gives. */
         UUID opId(Answer answer, String field) {
-            String id = answer.status == 200 && field != null ? answer.json.path(field).asText(null)
-                    : "operation-pending".equals(answer.problem) ? answer.json.path("operationId").asText(null) : null;
+            String id = answer.status() == 200 && field != null ? answer.json().path(field).asText(null)
+                    : "operation-pending".equals(answer.problem()) ? answer.json().path("operationId").asText(null) : null;
             return id == null ? null : UUID.fromString(id);
         }
     }
 
-    /** An answer as the history needs it; {@code notSent}: the connection was refused, the request never left. */
-    private record Answer(String instance, long start, long end, int status, String problem, String detail,
-            JsonNode json, long version, boolean notSent) {
-    }
-
-    /**
-     * What an answer says happened: ok (2xx); failed when it says nothing was changed (a refusal, or an outage
-     * before anything was written); unknown when it may have happened (no answer, or an answer that says so).
-     */
-    static String outcome(String op, Answer answer) {
-        if (answer.status >= 200 && answer.status < 300) {
-            return Event.OK;
-        }
-        if (answer.notSent) {
-            return Event.FAILED;
-        }
-        if (answer.status == 0 || answer.status >= 500 && !answer.detail.contains("nothing was changed")
-                && !answer.detail.contains("was not applied")) {
-            return op.equals("read") ? Event.FAILED : Event.UNKNOWN;
-        }
-        return Event.FAILED;
-    }
 }

@@ -85,12 +85,17 @@ public final class Stores {
 
     /** The fence the lock table holds for a profile: the write timestamp of its latest holder. */
     public static long fenceOf(UUID pid) {
+        return fenceOf(EntityLocks.profile(pid));
+    }
+
+    /** The fence the lock table holds for an entity ({@code profile:…}, {@code user:…}). */
+    public static long fenceOf(String entity) {
         try (var connection = TestStack.backends().postgres().getConnection();
                 var statement = connection.prepareStatement("SELECT fence FROM entity_lock WHERE entity = ?")) {
-            statement.setString(1, EntityLocks.profile(pid));
+            statement.setString(1, entity);
             try (var rows = statement.executeQuery()) {
                 if (!rows.next()) {
-                    throw new IllegalStateException("no lock row for " + pid);
+                    throw new IllegalStateException("no lock row for " + entity);
                 }
                 return rows.getLong(1);
             }

@@ -106,6 +106,8 @@ class MergeJournalCheckTest {
                     .contains("chain broken: user " + uids.get(0) + ": parent " + ghost + " has no row")
                     .contains("journal disagrees: user " + lonely + ": parent " + stranger + ", in the journal null");
             assertThat(command.exitCode()).as("disagreements left: a scheduler sees the failure").isEqualTo(1);
+            assertThat(command.output()).as("the profile of a user whose parent is in doubt stays where it is")
+                    .contains("profiles away from their root (not under the root of their own user's tree): 0,");
             assertThat(api.user(lonely).status()).as("a broken table answers, never 5xx").isEqualTo(200);
         } finally {
             cql("UPDATE profiles.persons SET merged_into = ?, master_uid = ? WHERE uid = ?", uids.get(1), uids.get(1), uids.get(0));

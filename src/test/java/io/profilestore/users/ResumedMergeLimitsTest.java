@@ -3,6 +3,7 @@ package io.profilestore.users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -12,14 +13,15 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A merge interrupted by a crash is resumed by the recovery with what its users hold then, which may be more
- * than when it was recorded: the limits hold for it too. One that would break them is abandoned (none of it had
- * reached Cassandra), not written.
+ * than when it was recorded: the limits hold for it too. One that would break them is abandoned, not written; and
+ * should its batch land late (a coordinator's batchlog replays it at the merge's fence), it changes nothing.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ResumedMergeLimitsTest {
@@ -49,6 +51,30 @@ class ResumedMergeLimitsTest {
         assertThat(Stores.pidsOfUser(source)).hasSize(3);
         assertThat(api.user(source).json().path("uid").asText()).as("the source is its own user still")
                 .isEqualTo(source.toString());
+    }
+
+    @Test
+    void anAbandonedMergeWhoseBatchLandsLateChangesNothing() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 2);
+        var source = userWith(api, 2);
+
+        UserRacesTest.killDuringMerge(target, source, "recorded");
+        long fence = Stores.fenceOf("user:" + source); // the killed merge's, which its batch would be written at
+        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(8))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> api.createFor(source, "{\"surname\": \"Орлова\"}").status() == 201);
+        await("the recovery to abandon the merge").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Stores.operationStates(target).equals(List.of("abandoned")));
+
+        // the batch lands now, late, as a replay would: the source's row as the merge wrote it, at the merge's fence
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                "UPDATE profiles.persons SET master_uid = ?, merged_into = ? WHERE uid = ?", target, target, source)
+                .setQueryTimestamp(fence));
+
+        assertThat(api.user(source).json().path("uid").asText()).as("the source is its own user still")
+                .isEqualTo(source.toString());
+        assertThat(Stores.pidsOfUser(source)).hasSize(3);
     }
 
     @Test

@@ -94,7 +94,7 @@ final class UserSequences {
             var merges = model.mergesDone();
             if (!merges.isEmpty()) {
                 var merge = merges.get(random.nextInt(merges.size()));
-                check("unmerge by id " + merge[1] + " from " + merge[0], model.unmergeById(merge[0], merge[1]),
+                check("unmergeById " + merge[1] + " from " + merge[0], model.unmergeById(merge[0], merge[1]),
                         system.unmergeById(merge[0], merge[1]));
             }
         }

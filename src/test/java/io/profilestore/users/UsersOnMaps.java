@@ -44,10 +44,23 @@ final class UsersOnMaps implements UsersUnderTest {
     private final Map<UUID, List<Move>> moves = new HashMap<>();
     private final Map<UUID, Set<UUID>> undone = new HashMap<>();
     private long clock;
+    /** Draws which operations a crash interrupts (null: none); each is completed as the recovery would. */
+    private final java.util.SplittableRandom crashes;
+    private final UserSequences.Tally tally;
 
     UsersOnMaps(UserSettings settings) {
+        this(settings, null, null);
+    }
+
+    /**
+     * Now and then (three in ten) a merge or unmerge is interrupted: recorded and not written, written and not marked
+     * applied, or half seen; then it is resumed as the recovery resumes it, and must end where it would have.
+     */
+    UsersOnMaps(UserSettings settings, Long seed, UserSequences.Tally tally) {
         this.settings = settings;
         this.planner = new UserPlanner(settings);
+        this.crashes = seed == null ? null : new java.util.SplittableRandom(seed);
+        this.tally = tally;
     }
 
     private final UserReads reads = new UserReads() {
@@ -207,9 +220,10 @@ final class UsersOnMaps implements UsersUnderTest {
         return answer(() -> {
             planner.checkMergeRequest(target, sources);
             var merge = new Operation(id, Kind.MERGE, target, List.copyOf(sources), null);
-            var plan = apply(planner.prepareMerge(reads, merge, false).plan(next(), ++clock));
-            operations.add(merge);
+            var plan = planner.prepareMerge(reads, merge, false).plan(next(), ++clock);
             moves.put(id, plan.moves());
+            interruptible(merge, plan, () -> planner.prepareMerge(reads, merge, true));
+            operations.add(merge);
             UserResults.Merged merged = plan.answer();
             return new UsersModel.Answer(200, null, null, target, id, sets(merged.moved()), Map.of(),
                     new TreeMap<>(merged.versions()));
@@ -226,6 +240,50 @@ final class UsersOnMaps implements UsersUnderTest {
         return answer(() -> undo(planner.unmergeOf(reads, target, null, mergeId)));
     }
 
+    /** A profile as a version before homes were kept wrote it: no home recorded. */
+    UsersModel.Answer legacyCreate(UUID uid) {
+        var created = create(uid);
+        var row = profiles.get(created.pid());
+        profiles.put(row.pid(), new ProfileRow(row.pid(), row.uid(), null, row.version(), row.data(), row.createdAt(),
+                row.updatedAt(), row.written()));
+        return created;
+    }
+
+    /**
+     * A merge as a version before trees did it: the source's profiles moved to the target with no home, its row's
+     * master the target and no parent, the journal's moves with no home.
+     */
+    void legacyMerge(UUID target, UUID source) {
+        var at = next();
+        var id = UUID.randomUUID();
+        var journal = new ArrayList<Move>();
+        for (var pid : List.copyOf(links.getOrDefault(source, Set.of()))) {
+            var row = profiles.get(pid);
+            profiles.put(pid, new ProfileRow(pid, target, null, row.version() + 1, row.data(), row.createdAt(), at, clock));
+            links.get(source).remove(pid);
+            links.computeIfAbsent(target, u -> new LinkedHashSet<>()).add(pid);
+            journal.add(new Move(pid, source, source, target, row.version() + 1));
+        }
+        var user = users.get(source);
+        users.put(source, new UserRow(source, target, null, user.version() + 1, user.createdAt(), at, clock));
+        operations.add(new Operation(id, Kind.MERGE, target, List.of(source), null));
+        moves.put(id, journal);
+    }
+
+    /** What check-tables does to such rows: each merged user's master set to the root of its chain of parents. */
+    void setMastersToRoots() {
+        for (var user : List.copyOf(users.values())) {
+            if (!user.merged()) {
+                continue;
+            }
+            var at = user;
+            while (at.parent() != null) {
+                at = users.get(at.parent());
+            }
+            users.put(user.uid(), user.next(at.uid(), user.parent(), next()));
+        }
+    }
+
     /** An unmerge looked up, then {@code meanwhile} done, then the unmerge run: as two requests may interleave. */
     UsersModel.Answer unmergeWith(UUID target, UUID source, Runnable meanwhile) {
         return answer(() -> {
@@ -236,15 +294,50 @@ final class UsersOnMaps implements UsersUnderTest {
     }
 
     private UsersModel.Answer undo(Operation unmerge) {
-        var plan = apply(planner.prepareUnmerge(reads, unmerge, false).plan(next(), ++clock));
-        operations.add(unmerge);
+        var plan = planner.prepareUnmerge(reads, unmerge, false).plan(next(), ++clock);
         moves.put(unmerge.opId(), plan.moves());
         undone.computeIfAbsent(unmerge.mergeId(), m -> new HashSet<>()).addAll(unmerge.sources());
+        interruptible(unmerge, plan, () -> planner.prepareUnmerge(reads, unmerge, true));
+        operations.add(unmerge);
         UserResults.Unmerged unmerged = plan.answer();
         var skipped = new TreeMap<UUID, String>();
         unmerged.skipped().forEach(s -> skipped.put(s.pid(), s.uid() == null ? "erased" : "moved"));
         return new UsersModel.Answer(200, null, null, unmerged.uid(), unmerged.mergeId(), sets(unmerged.restored()), skipped,
                 new TreeMap<>(unmerged.versions()));
+    }
+
+    /**
+     * Writes a recorded operation's plan; or, when a crash interrupts it, writes it or not and then lets the recovery's
+     * resume plan it again from what the maps hold, and writes what that plans (the answer stays the first plan's: the
+     * client of an interrupted operation gets none, and the state after must be the same).
+     */
+    private <A> void interruptible(Operation operation, UserPlan<A> plan,
+            java.util.function.Supplier<UserPlanner.Prepared<A>> resume) {
+        int crash = crashes == null ? 0 : crashes.nextInt(10);
+        if (crash == 0 || crash > 3) {
+            apply(plan);
+            return;
+        }
+        if (crash == 2) {
+            apply(plan); // the batch landed; the crash came before it was marked applied
+        } else if (crash == 3) {
+            // the batch half seen: a logged batch is atomic in the end, but a read while it lands may find part of it
+            plan.profiles().forEach(row -> profiles.put(row.pid(), row));
+            plan.unlinks().forEach(link -> links.getOrDefault(link.uid(), new HashSet<>()).remove(link.pid()));
+            plan.links().forEach(link -> links.computeIfAbsent(link.uid(), u -> new LinkedHashSet<>()).add(link.pid()));
+        }
+        var resumed = resume.get();
+        if (resumed.finished() == null) {
+            var again = apply(resumed.plan(next(), ++clock));
+            var journaled = new LinkedHashMap<UUID, Move>();
+            moves.get(operation.opId()).forEach(move -> journaled.put(move.pid(), move));
+            again.moves().forEach(move -> journaled.put(move.pid(), move));
+            moves.put(operation.opId(), List.copyOf(journaled.values()));
+        }
+        if (tally != null) {
+            tally.answers.computeIfAbsent("resumed " + operation.kind().name().toLowerCase(),
+                    k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+        }
     }
 
     /** Writes a plan as the service's logged batch would: every row whole, then the lists. */

@@ -245,6 +245,28 @@ class UsersTest {
     }
 
     @Test
+    void aWholeMergeUndoneByItsIdShowsWhatWentBackToEachSource() {
+        var a = user(1);
+        var b = user(1);
+        var c = user(1);
+        var merged = api.merge(a.uid(), b.uid(), c.uid());
+        var unmerged = api.unmergeById(a.uid(), UUID.fromString(merged.json().path("mergeId").asText()));
+        assertThat(unmerged.status()).as(unmerged.body()).isEqualTo(200);
+
+        var undone = api.send("GET", "/v1/users/" + a.uid() + "/merges", null, null, Map.of()).json()
+                .path("merges").get(0).path("undone");
+
+        assertThat(undone).hasSize(2);
+        for (var undo : undone) {
+            var source = undo.path("source").asText();
+            var expected = source.equals(b.uid().toString()) ? b.pids().get(0) : c.pids().get(0);
+            assertThat(undo.path("unmergeId").asText()).isEqualTo(unmerged.json().path("unmergeId").asText());
+            assertThat(undo.path("restored")).extracting(JsonNode::asText).as("what went back to %s", source)
+                    .containsExactly(expected.toString());
+        }
+    }
+
+    @Test
     void aLongChainOfMergesIsReadThroughItsRoot() {
         var chain = new ArrayList<UUID>();
         for (int i = 0; i < 18; i++) {

@@ -1,0 +1,83 @@
+package io.profilestore.faults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.profilestore.testing.TestAuth;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** How the workload's clients send a request to an API instance, and read its answer as the history needs it. */
+final class WorkloadHttp {
+
+    private static final String PROBLEMS = "https://profile-store.dev/problems/";
+
+    /**
+     * An answer as the history needs it; times in ns since the run began; {@code notSent}: the connection was
+     * refused, the request never left.
+     */
+    record Answer(String instance, long start, long end, int status, String problem, String detail, JsonNode json,
+            long version, boolean notSent) {
+
+        /**
+         * What it says happened: ok (2xx); failed when it says nothing was changed (a refusal, or an outage before
+         * anything was written); unknown when it may have happened (no answer, or an answer that says so).
+         */
+        String outcome(String op) {
+            if (status >= 200 && status < 300) {
+                return Event.OK;
+            }
+            if (notSent) {
+                return Event.FAILED;
+            }
+            if (status == 0 || status >= 500 && !detail.contains("nothing was changed") && !detail.contains("was not applied")) {
+                return op.equals("read") ? Event.FAILED : Event.UNKNOWN;
+            }
+            return Event.FAILED;
+        }
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final long runStart;
+
+    WorkloadHttp(long runStart) {
+        this.runStart = runStart;
+    }
+
+    Answer send(Instance instance, String method, String path, String contentType, String body, Long ifMatch) {
+        var request = HttpRequest.newBuilder(instance.base().resolve(path))
+                .timeout(Duration.ofSeconds(15))
+                .header("Authorization", "Bearer " + TestAuth.PLATFORM_AND_ADMIN)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        if (ifMatch != null) {
+            request.header("If-Match", "\"" + ifMatch + "\"");
+        }
+        long start = System.nanoTime() - runStart;
+        try {
+            var reply = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            long end = System.nanoTime() - runStart;
+            JsonNode json = reply.body().isEmpty() ? Workload.JSON.createObjectNode() : Workload.JSON.readTree(reply.body());
+            long version = reply.headers().firstValue("ETag").map(e -> Long.parseLong(e.replace("\"", ""))).orElse(-1L);
+            String type = json.path("type").asText("");
+            return new Answer(instance.name(), start, end, reply.statusCode(),
+                    type.startsWith(PROBLEMS) ? type.substring(PROBLEMS.length()) : null, json.path("detail").asText(""),
+                    json, version, false);
+        } catch (java.net.ConnectException e) {
+            return failed(instance, start, "connection refused", true);
+        } catch (IOException e) {
+            return failed(instance, start, e.getClass().getSimpleName(), false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed(instance, start, "interrupted", false);
+        }
+    }
+
+    private Answer failed(Instance instance, long start, String why, boolean notSent) {
+        return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, why,
+                Workload.JSON.createObjectNode(), -1, notSent);
+    }
+}
