@@ -137,8 +137,8 @@ class OutboxPurgeTest {
 
     /**
      * A migrate Job killed while V12 built its index concurrently leaves the index behind, INVALID: never used, yet
-     * kept up to date by every write. Flyway had not recorded V12 (nor V13), so the next migrate runs them again, and V13 builds it
-     * anew rather than finding one of that name and stopping there.
+     * kept up to date by every write. Flyway had not recorded V12 nor any later version, so the next migrate runs them all again, and
+     * V13 builds it anew rather than finding one of that name and stopping there.
      */
     @Test
     void anIndexLeftInvalidByAnInterruptedBuildIsBuiltAgain() throws Exception {
@@ -154,7 +154,8 @@ class OutboxPurgeTest {
                 // could not create unique index
             }
             assertThat(valid(statement)).as("left invalid").isFalse();
-            statement.execute("DELETE FROM flyway_schema_history WHERE version IN ('12', '13')");
+            // killed in V12: nothing from V12 on was recorded (later versions must run again over their own work)
+            statement.execute("DELETE FROM flyway_schema_history WHERE version IS NOT NULL AND version::int >= 12");
         }
 
         io.profilestore.schema.PostgresSchema.migrate(owner, TestStack.configuration().getPostgres().getUser(), true);
