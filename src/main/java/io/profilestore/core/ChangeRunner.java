@@ -10,6 +10,7 @@ import io.profilestore.db.Lease;
 import io.profilestore.db.LeaseLostException;
 import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.ProfileDao;
+import io.profilestore.db.UnsettledChanges;
 import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -31,6 +32,7 @@ public class ChangeRunner {
     private final List<java.time.Duration> unknownOutcomeRechecks;
     private final WritePathProbe probe;
     private final Runnable changesRecorded;
+    private final UnsettledBatches unsettledBatches;
 
     public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
             WritePathProbe probe) {
@@ -49,6 +51,7 @@ public class ChangeRunner {
         this.unknownOutcomeRechecks = List.copyOf(unknownOutcomeRechecks);
         this.probe = probe;
         this.changesRecorded = changesRecorded;
+        this.unsettledBatches = new UnsettledBatches(dao, locks.unsettled());
     }
 
     public EntityLocks locks() {
@@ -62,11 +65,15 @@ public class ChangeRunner {
         EntityLocks.Release released;
         boolean done = false;
         try {
+            unsettledBatches.settle(change);
             probe.locked(change.lease);
             result = body.apply(change);
             done = true;
         } finally {
-            released = locks.release(change.lease);
+            // a batch Cassandra did not confirm may land later: its locks stay taken until their lease runs out, so
+            // that the next holder settles it first
+            released = change.unconfirmedBatch ? locks.keepUntilTheLeaseRunsOut(change.lease)
+                    : locks.release(change.lease, change.recordedBatch);
             recordSystemOutcome(change, done && !(change.written && lost(change, released)));
         }
         if (change.written && !change.heldWhileWriting) {
@@ -121,6 +128,10 @@ public class ChangeRunner {
         private Long auditRecord;
         private boolean written;
         private boolean heldWhileWriting;
+        /** A write of several profiles was recorded ({@link io.profilestore.db.UnsettledChanges}). */
+        private boolean recordedBatch;
+        /** ... and Cassandra has not confirmed it (yet). */
+        private boolean unconfirmedBatch;
 
         private Change(Lease lease) {
             this.lease = lease;
@@ -135,7 +146,28 @@ public class ChangeRunner {
          * all of them or none, at once or never; every entity's fence moves up to one.
          */
         public void lockMore(List<String> entities) {
+            lockMoreAsIs(entities);
+            unsettledBatches.settle(this);
+        }
+
+        /** {@link #lockMore}, leaving any batch that may still land on them to the caller. */
+        void lockMoreAsIs(List<String> entities) {
             lease = locks.acquireMore(lease, entities);
+        }
+
+        /**
+         * Writes rows again as they stand, above the fence of a batch that may still land, and then raises the fence
+         * above this write for what the change itself writes. Nothing changes for the indexer, so nothing is recorded
+         * for it; the lease is renewed first, as for any write. Should this write go unconfirmed, the batch stays
+         * unsettled, for the next holder.
+         */
+        void writeAgain(List<BoundStatement> statements) {
+            if (statements.isEmpty()) {
+                return;
+            }
+            locks.recordChange(lease, List.of());
+            dao.apply(statements, lease.fence());
+            fenceAbove(lease.fence());
         }
 
         /**
@@ -155,7 +187,7 @@ public class ChangeRunner {
             // who made the change goes into the audit trail in the same transaction as its record
             var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()),
                     id -> auditRecord = id);
-            locks.recordChange(lease, records, connection -> {
+            recordBatch(records, connection -> {
                 journal.write(connection);
                 audit.write(connection);
                 probe.committing(lease);
@@ -163,7 +195,7 @@ public class ChangeRunner {
             this.records = List.copyOf(records);
             probe.recorded(lease);
             try {
-                dao.apply(statements, lease.fence());
+                applyBatch(statements);
             } catch (CassandraUnavailableException e) {
                 if (e.maybeApplied() && !locks.recordAgainLater(records, unknownOutcomeRechecks)) {
                     LOG.warn("an unconfirmed write could not be announced again for later; reconcile repairs its index");
@@ -176,6 +208,30 @@ public class ChangeRunner {
             // would be held there until the write landed
             changesRecorded.run();
             probe.written(lease);
+        }
+
+        private void recordBatch(List<OutboxRecord> records, Journal journal) {
+            boolean batch = UnsettledChanges.landsInParts(lease, records);
+            unconfirmedBatch |= batch; // from here on it may be recorded, whatever PostgreSQL answers
+            try {
+                locks.recordChange(lease, records, journal);
+            } catch (LeaseLostException e) {
+                unconfirmedBatch = false; // refused: nothing was recorded
+                throw e;
+            }
+            recordedBatch |= batch;
+        }
+
+        private void applyBatch(List<BoundStatement> statements) {
+            try {
+                dao.apply(statements, lease.fence());
+            } catch (CassandraUnavailableException e) {
+                if (!e.maybeApplied()) {
+                    unconfirmedBatch = false;
+                }
+                throw e;
+            }
+            unconfirmedBatch = false;
         }
     }
 }

@@ -82,6 +82,14 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ?
             """;
 
+    /** {@link #RELEASE}, and the holder's change that might have landed in part is forgotten: it was confirmed. */
+    private static final String RELEASE_SETTLED = """
+            WITH settled AS (DELETE FROM unsettled_change WHERE holder = ?)
+            UPDATE entity_lock SET holder = NULL, lease_until = NULL
+              FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
+             WHERE entity = ANY(?::text[]) AND holder = ?
+            """;
+
     /** The transaction's own settings for taking locks: a short wait for a row being written, and no wait at commit. */
     private static final String TAKING_SETTINGS =
             "SELECT set_config('lock_timeout', ?, true), set_config('synchronous_commit', 'off', true)";
@@ -97,6 +105,7 @@ public class EntityLocks {
     private final DataSource dataSource;
     private final Duration lease;
     private final Meter conflicts;
+    private final UnsettledChanges unsettled;
 
     public EntityLocks(DataSource dataSource, Duration lease) {
         this(dataSource, lease, new MetricRegistry());
@@ -106,6 +115,12 @@ public class EntityLocks {
         this.dataSource = dataSource;
         this.lease = lease;
         this.conflicts = metrics.meter(CONFLICTS);
+        this.unsettled = new UnsettledChanges(dataSource);
+    }
+
+    /** The changes of several profiles that may still land, as this lock table records them. */
+    public UnsettledChanges unsettled() {
+        return unsettled;
     }
 
     public Duration lease() {
@@ -191,8 +206,9 @@ public class EntityLocks {
                         statement.executeUpdate();
                     }
                 }
+                var unsettled = UnsettledChanges.holdersOf(connection, holder, entities);
                 connection.commit();
-                return new Lease(holder, List.copyOf(all), fence, started);
+                return new Lease(holder, List.copyOf(all), fence, started, unsettled);
             } catch (SQLException e) {
                 rollbackQuietly(connection);
                 if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
@@ -273,6 +289,9 @@ public class EntityLocks {
                     }
                 }
                 insertRecords(connection, records, lease, null);
+                if (UnsettledChanges.landsInParts(held, records)) {
+                    UnsettledChanges.record(connection, held, records);
+                }
                 journal.write(connection);
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
@@ -345,11 +364,43 @@ public class EntityLocks {
      * cannot be freed now (UNKNOWN) runs out.
      */
     public Release release(Lease held) {
+        return release(held, false);
+    }
+
+    /**
+     * Frees the locks that are still ours, and with {@code settledToo} forgets the holder's change that might have
+     * landed in part ({@link UnsettledChanges}): its write was confirmed.
+     */
+    public Release release(Lease held, boolean settledToo) {
         try (Connection connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(RELEASE)) {
+                var statement = connection.prepareStatement(settledToo ? RELEASE_SETTLED : RELEASE)) {
+            int at = 1;
+            if (settledToo) {
+                statement.setObject(at++, held.holder());
+            }
+            statement.setArray(at++, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(at, held.holder());
+            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
+        } catch (SQLException e) {
+            return Release.UNKNOWN;
+        }
+    }
+
+    /**
+     * Keeps the locks until their lease runs out, for a change of several profiles whose write Cassandra did not
+     * confirm: the next holder takes them over, and so learns it must settle that change first. Says whether they
+     * were still ours, like {@link #release}.
+     */
+    public Release keepUntilTheLeaseRunsOut(Lease held) {
+        try (Connection connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(
+                        "SELECT count(*) FROM entity_lock WHERE entity = ANY(?::text[]) AND holder = ?")) {
             statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
             statement.setObject(2, held.holder());
-            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
+            }
         } catch (SQLException e) {
             return Release.UNKNOWN;
         }

@@ -2,6 +2,7 @@ package io.profilestore.db;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -10,11 +11,18 @@ import java.util.UUID;
  * holder of any of the entities, so a write of a holder that lost its lock loses last-write-wins to the next one.
  *
  * @param acquiredNanos {@link System#nanoTime()} just before the locks were asked for
+ * @param unsettledBy   the earlier holders of entities of the last acquisition whose change of several profiles
+ *                      may still land ({@link UnsettledChanges}): it is settled before anything is read
  */
-public record Lease(UUID holder, List<String> entities, long fence, long acquiredNanos) {
+public record Lease(UUID holder, List<String> entities, long fence, long acquiredNanos, Set<UUID> unsettledBy) {
 
     public Lease {
         entities = List.copyOf(entities);
+        unsettledBy = Set.copyOf(unsettledBy);
+    }
+
+    public Lease(UUID holder, List<String> entities, long fence, long acquiredNanos) {
+        this(holder, entities, fence, acquiredNanos, Set.of());
     }
 
     /**

@@ -71,6 +71,8 @@ final class HistoryChecker {
                 + (e.pids().isEmpty() ? "user " + e.uid() : "profile " + e.pids().get(0))
                 + " answered 'outcome unknown', and the final state does not tell whether it happened").toList();
         violations.addAll(unresolved);
+        resolved.halfApplied().forEach(e -> violations.add("half a batch: " + e.op() + " #" + e.id() + " answered"
+                + " 'outcome unknown', and stands on some of its profiles but not on the others " + e.expected().keySet()));
         long explained = RepairsCheck.explain(after.repairs(), history, resolved, violations);
         var byOperation = new java.util.TreeMap<String, Long>();
         history.stream().filter(Event::unknown).forEach(e -> byOperation.merge(e.op(), 1L, Long::sum));

@@ -19,8 +19,8 @@ import java.util.UUID;
 final class UnknownOutcomes {
 
     /** How each unknown answer was resolved (by event id), what stayed unresolved, and which create made which pid. */
-    record Resolution(Map<Long, Boolean> applied, List<Event> unresolved, Map<UUID, Event> createdBy,
-            Map<Long, FinalState.Operation> operationOf) {
+    record Resolution(Map<Long, Boolean> applied, List<Event> unresolved, List<Event> halfApplied,
+            Map<UUID, Event> createdBy, Map<Long, FinalState.Operation> operationOf) {
 
         boolean happened(Event event) {
             return event.ok() || event.unknown() && Boolean.TRUE.equals(applied.get(event.id()));
@@ -36,6 +36,7 @@ final class UnknownOutcomes {
     static Resolution resolve(List<Event> history, FinalState state) {
         var applied = new HashMap<Long, Boolean>();
         var unresolved = new ArrayList<Event>();
+        var halfApplied = new ArrayList<Event>();
         var createdBy = new HashMap<UUID, Event>();
         var operationOf = new HashMap<Long, FinalState.Operation>();
         matchOperations(history, state, operationOf);
@@ -73,7 +74,7 @@ final class UnknownOutcomes {
                     for (var pid : event.expected().keySet()) {
                         Boolean one = chains.made(event, pid);
                         if (one != null && batch != null && !one.equals(batch)) {
-                            unresolved.add(event); // half a batch: worse than unknown, and reported as such
+                            halfApplied.add(event); // worse than unknown, and reported as such
                             batch = null;
                             break;
                         }
@@ -84,12 +85,14 @@ final class UnknownOutcomes {
                 default -> Boolean.FALSE;
             };
             if (outcome == null) {
-                unresolved.add(event);
+                if (!halfApplied.contains(event)) {
+                    unresolved.add(event);
+                }
             } else {
                 applied.put(event.id(), outcome);
             }
         }
-        return new Resolution(applied, unresolved, createdBy, operationOf);
+        return new Resolution(applied, unresolved, halfApplied, createdBy, operationOf);
     }
 
     /**

@@ -1,0 +1,114 @@
+package io.profilestore.db;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The changes of several profiles at once that may still land ({@code unsettled_change}): recorded, and not yet
+ * confirmed by Cassandra. One is written in the transaction that records the change ({@link EntityLocks#recordChange})
+ * and removed when its locks are freed after the write was confirmed; one left behind is settled by the next holder of
+ * any of its locks.
+ */
+public class UnsettledChanges {
+
+    /** A change that may still land: its profiles, the fence its write carries, and how long ago it was recorded. */
+    public record Unsettled(UUID holder, List<UUID> pids, long fence, Duration age) {
+    }
+
+    private static final String PROFILE = "profile:";
+
+    private final DataSource dataSource;
+
+    public UnsettledChanges(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Whether a change may land in part: it writes several profiles in one logged batch, and locks nothing else (a
+     * merge's or a move's, which lock users too, are journaled and checked by check-tables instead).
+     */
+    public static boolean landsInParts(Lease held, List<OutboxRecord> records) {
+        return records.stream().filter(r -> r.entityType().equals("profile")).count() >= 2
+                && held.entities().stream().allMatch(entity -> entity.startsWith(PROFILE));
+    }
+
+    /** In the transaction recording the change; a later change of the same holder takes its place. */
+    static void record(Connection connection, Lease held, List<OutboxRecord> records) throws SQLException {
+        try (var statement = connection.prepareStatement("""
+                INSERT INTO unsettled_change (holder, pids, fence) VALUES (?, ?, ?)
+                ON CONFLICT (holder) DO UPDATE SET pids = excluded.pids, fence = excluded.fence, recorded_at = now()
+                """)) {
+            statement.setObject(1, held.holder());
+            statement.setArray(2, connection.createArrayOf("uuid", records.stream()
+                    .filter(r -> r.entityType().equals("profile")).map(OutboxRecord::entityId).distinct().toArray()));
+            statement.setLong(3, held.fence());
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * The other holders with a change that may still land on one of these entities' profiles, in the transaction that
+     * takes their locks: a lock of such a change is free only when its holder died, froze past its lease, or kept it
+     * until the lease ran out because its write was not confirmed. The table holds the changes under way and those
+     * left behind, a few rows: it needs no index.
+     */
+    static Set<UUID> holdersOf(Connection connection, UUID holder, Collection<String> entities) throws SQLException {
+        var pids = entities.stream().filter(entity -> entity.startsWith(PROFILE))
+                .map(entity -> UUID.fromString(entity.substring(PROFILE.length()))).toArray();
+        if (pids.length == 0) {
+            return Set.of();
+        }
+        try (var statement = connection.prepareStatement(
+                "SELECT holder FROM unsettled_change WHERE pids && ?::uuid[] AND holder <> ?")) {
+            statement.setArray(1, connection.createArrayOf("uuid", pids));
+            statement.setObject(2, holder);
+            var holders = new HashSet<UUID>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    holders.add(rows.getObject(1, UUID.class));
+                }
+            }
+            return holders;
+        }
+    }
+
+    /** The change of this (former) holder that may still land, if it recorded one. */
+    public Optional<Unsettled> of(UUID holder) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("SELECT pids, fence, "
+                        + "extract(epoch FROM clock_timestamp() - recorded_at) FROM unsettled_change WHERE holder = ?")) {
+            statement.setObject(1, holder);
+            try (var rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    return Optional.empty();
+                }
+                var pids = new ArrayList<>(Arrays.asList((UUID[]) rows.getArray(1).getArray()));
+                return Optional.of(new Unsettled(holder, pids, rows.getLong(2),
+                        Duration.ofMillis((long) (rows.getDouble(3) * 1000))));
+            }
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read an unsettled change in PostgreSQL", e);
+        }
+    }
+
+    /** The change stands whole or nowhere now (or was confirmed): it is forgotten. */
+    public void settled(UUID holder) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("DELETE FROM unsettled_change WHERE holder = ?")) {
+            statement.setObject(1, holder);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not settle a change in PostgreSQL", e);
+        }
+    }
+}
