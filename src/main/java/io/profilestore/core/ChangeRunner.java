@@ -161,11 +161,11 @@ public class ChangeRunner {
          * for it; the lease is renewed first, as for any write. Should this write go unconfirmed, the batch stays
          * unsettled, for the next holder.
          */
-        void writeAgain(List<BoundStatement> statements) {
+        void writeAgain(List<BoundStatement> statements, Journal journal) {
             if (statements.isEmpty()) {
                 return;
             }
-            locks.recordChange(lease, List.of());
+            locks.recordChange(lease, List.of(), journal);
             dao.apply(statements, lease.fence());
             fenceAbove(lease.fence());
         }
@@ -217,6 +217,11 @@ public class ChangeRunner {
                 locks.recordChange(lease, records, journal);
             } catch (LeaseLostException e) {
                 unconfirmedBatch = false; // refused: nothing was recorded
+                throw e;
+            } catch (io.profilestore.db.PostgresUnavailableException e) {
+                if (!e.commitUnconfirmed()) {
+                    unconfirmedBatch = false; // failed before its commit was sent
+                }
                 throw e;
             }
             recordedBatch |= batch;

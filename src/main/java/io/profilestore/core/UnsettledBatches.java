@@ -8,7 +8,9 @@ import io.profilestore.db.UnsettledChanges;
 import io.profilestore.db.UnsettledChanges.Unsettled;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,12 +21,13 @@ import org.slf4j.LoggerFactory;
  * a logged batch lands whole in the end, but a late batch would lose on some rows and stand on the others. So the
  * next holder of any of its profiles settles it first, under the locks of all of them:
  * <ul>
- *   <li>it landed nowhere yet: every row is written again as it stands, above the batch's fence, so that the batch
- *   can no longer land anywhere;</li>
- *   <li>it landed everywhere (or lost where something newer stands): nothing is left to do;</li>
- *   <li>it landed in part: the coordinator's batchlog brings the rest within seconds, so the change is refused as
- *   locked until then; past {@link #LANDING_BOUND} the rest never comes, and what stands is kept (logged as an
- *   error).</li>
+ *   <li>it landed nowhere yet: every row is written again as it stands, above the batch's fence (the fence is noted
+ *   first, as revoked), so that the batch can no longer land anywhere;</li>
+ *   <li>it landed everywhere, or the rows written again stand everywhere: nothing is left to do;</li>
+ *   <li>it landed in part (or a row still shows it while the rows written again are on their way): Cassandra's
+ *   batchlog brings the rest within seconds, so the change is refused as locked until then. Past
+ *   {@link #LANDING_BOUND} from the first such sighting the rest never comes: the rows without it are written again as
+ *   they stand, so it stays half landed, which is logged as an error.</li>
  * </ul>
  */
 final class UnsettledBatches {
@@ -72,19 +75,40 @@ final class UnsettledBatches {
 
     private void settle(ChangeRunner.Change change, Unsettled batch) {
         var rows = dao.findAll(batch.pids()).values();
-        var standing = rows.stream().filter(row -> row.written() == batch.fence()).toList();
-        var waiting = rows.stream().filter(row -> row.written() < batch.fence()).toList();
-        if (!standing.isEmpty() && !waiting.isEmpty()) {
-            if (batch.age().compareTo(LANDING_BOUND) < 0) {
-                throw new EntitiesLockedException(waiting.stream().map(row -> EntityLocks.profile(row.pid())).toList());
+        // a row at the batch's fence holds the batch; one below it does not, and the batch may still land there
+        var holding = rows.stream().filter(row -> row.written() == batch.fence()).toList();
+        var without = rows.stream().filter(row -> row.written() < batch.fence()).toList();
+        if (batch.revokedFence() != null) {
+            // written again already: done where that write (or a newer one) stands
+            long revoked = batch.revokedFence();
+            holding = holding.stream().filter(row -> row.written() < revoked).toList();
+            without = rows.stream().filter(row -> row.written() < revoked && row.written() != batch.fence()).toList();
+            if (holding.isEmpty()) {
+                writeAgain(change, batch, rows, without);
+                return;
             }
-            LOG.error("a batch update recorded {} s ago stands on {} of its {} profiles and the rest never landed; it"
-                    + " is left as it stands", batch.age().toSeconds(), standing.size(), batch.pids().size());
+            // the batch landed on a row after the write again was sent, which is on its way too: wait for it
+        } else if (holding.isEmpty() || without.isEmpty()) {
+            writeAgain(change, batch, rows, without); // nowhere yet: never from now on; or whole
+            return;
         }
-        if (standing.isEmpty() || !waiting.isEmpty()) {
-            // nothing of it may land from now on: the rows as they stand win over it
-            change.fenceAbove(rows.stream().mapToLong(ProfileRow::written).max().orElse(0));
-            change.writeAgain(waiting.stream().map(dao::putProfile).toList());
+        if (batch.partFor() == null || batch.partFor().compareTo(LANDING_BOUND) < 0) {
+            unsettled.foundInPart(batch.holder());
+            throw new EntitiesLockedException((without.isEmpty() ? holding : without).stream()
+                    .map(row -> EntityLocks.profile(row.pid())).toList());
+        }
+        LOG.error("a batch update stands on {} of its {} profiles {} s after it was first found so, and the rest never"
+                + " landed: it is left so", holding.size(), batch.pids().size(), batch.partFor().toSeconds());
+        writeAgain(change, batch, rows, without);
+    }
+
+    /** Writes the rows again as they stand, above the batch's fence and every row's; then the batch is settled. */
+    private void writeAgain(ChangeRunner.Change change, Unsettled batch, Collection<ProfileRow> rows, List<ProfileRow> again) {
+        if (!again.isEmpty()) {
+            long above = Math.max(batch.fence(), batch.revokedFence() == null ? 0 : batch.revokedFence());
+            change.fenceAbove(Math.max(above, rows.stream().mapToLong(ProfileRow::written).max().orElse(0)));
+            change.writeAgain(again.stream().map(dao::putProfile).toList(),
+                    unsettled.revoke(batch.holder(), change.lease().fence()));
         }
         unsettled.settled(batch.holder());
     }

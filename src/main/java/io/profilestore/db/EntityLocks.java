@@ -206,6 +206,9 @@ public class EntityLocks {
                         statement.executeUpdate();
                     }
                 }
+                connection.commit();
+                // after the commit, holding no row lock: a change of another holder recorded on these entities
+                // stays as it is now, since no holder records once its lock was taken
                 var unsettled = UnsettledChanges.holdersOf(connection, holder, entities);
                 connection.commit();
                 return new Lease(holder, List.copyOf(all), fence, started, unsettled);

@@ -21,8 +21,11 @@ import javax.sql.DataSource;
  */
 public class UnsettledChanges {
 
-    /** A change that may still land: its profiles, the fence its write carries, and how long ago it was recorded. */
-    public record Unsettled(UUID holder, List<UUID> pids, long fence, Duration age) {
+    /**
+     * A change that may still land: its profiles and the fence its write carries; the fence a settler writes its rows
+     * again at (null: none yet); and how long ago it was first found landed in part (null: never).
+     */
+    public record Unsettled(UUID holder, List<UUID> pids, long fence, Long revokedFence, Duration partFor) {
     }
 
     private static final String PROFILE = "profile:";
@@ -85,20 +88,51 @@ public class UnsettledChanges {
     /** The change of this (former) holder that may still land, if it recorded one. */
     public Optional<Unsettled> of(UUID holder) {
         try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement("SELECT pids, fence, "
-                        + "extract(epoch FROM clock_timestamp() - recorded_at) FROM unsettled_change WHERE holder = ?")) {
+                var statement = connection.prepareStatement("SELECT pids, fence, revoked_fence, "
+                        + "extract(epoch FROM clock_timestamp() - partial_since) FROM unsettled_change WHERE holder = ?")) {
             statement.setObject(1, holder);
             try (var rows = statement.executeQuery()) {
                 if (!rows.next()) {
                     return Optional.empty();
                 }
                 var pids = new ArrayList<>(Arrays.asList((UUID[]) rows.getArray(1).getArray()));
-                return Optional.of(new Unsettled(holder, pids, rows.getLong(2),
-                        Duration.ofMillis((long) (rows.getDouble(3) * 1000))));
+                long fence = rows.getLong(2);
+                Long revoked = rows.getObject(3, Long.class);
+                double partFor = rows.getDouble(4);
+                return Optional.of(new Unsettled(holder, pids, fence, revoked,
+                        rows.wasNull() ? null : Duration.ofMillis((long) (partFor * 1000))));
             }
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read an unsettled change in PostgreSQL", e);
         }
+    }
+
+    /** Found landed in part: the time it was first found so is kept. */
+    public void foundInPart(UUID holder) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(
+                        "UPDATE unsettled_change SET partial_since = coalesce(partial_since, clock_timestamp()) WHERE holder = ?")) {
+            statement.setObject(1, holder);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not record an unsettled change in PostgreSQL", e);
+        }
+    }
+
+    /**
+     * In the transaction that renews the settler's lease just before it writes the rows again at {@code fence}: from
+     * then on only that fence on every row settles the change (a row at the batch's own fence may be the batch landed
+     * after the rewrite was sent, not the batch standing).
+     */
+    public Journal revoke(UUID holder, long fence) {
+        return connection -> {
+            try (var statement = connection.prepareStatement(
+                    "UPDATE unsettled_change SET revoked_fence = ? WHERE holder = ?")) {
+                statement.setLong(1, fence);
+                statement.setObject(2, holder);
+                statement.executeUpdate();
+            }
+        };
     }
 
     /** The change stands whole or nowhere now (or was confirmed): it is forgotten. */
