@@ -72,8 +72,11 @@ public class ChangeRunner {
         } finally {
             // a batch Cassandra did not confirm may land later: its locks stay taken until their lease runs out, so
             // that the next holder settles it first
-            released = change.unconfirmedBatch ? locks.keepUntilTheLeaseRunsOut(change.lease)
-                    : locks.release(change.lease, change.recordedBatch);
+            released = change.unconfirmedBatch ? locks.unsettled().keepUntilTheLeaseRunsOut(change.lease)
+                    : locks.release(change.lease);
+            if (change.recordedBatch && !change.unconfirmedBatch) {
+                forgetConfirmedBatch(change.lease);
+            }
             recordSystemOutcome(change, done && !(change.written && lost(change, released)));
         }
         if (change.written && !change.heldWhileWriting) {
@@ -91,6 +94,15 @@ public class ChangeRunner {
             throw new LeaseLostException("the locks were not ours any more when Cassandra had been written", true);
         }
         return result;
+    }
+
+    /** A batch Cassandra confirmed cannot land in part any more; one left recorded is only looked at again. */
+    private void forgetConfirmedBatch(Lease lease) {
+        try {
+            locks.unsettled().settled(lease.holder());
+        } catch (RuntimeException e) {
+            LOG.warn("a confirmed batch could not be forgotten; the next change of its profiles finds it landed whole");
+        }
     }
 
     /**

@@ -82,14 +82,6 @@ public class EntityLocks {
              WHERE entity = ANY(?::text[]) AND holder = ?
             """;
 
-    /** {@link #RELEASE}, and the holder's change that might have landed in part is forgotten: it was confirmed. */
-    private static final String RELEASE_SETTLED = """
-            WITH settled AS (DELETE FROM unsettled_change WHERE holder = ?)
-            UPDATE entity_lock SET holder = NULL, lease_until = NULL
-              FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
-             WHERE entity = ANY(?::text[]) AND holder = ?
-            """;
-
     /** The transaction's own settings for taking locks: a short wait for a row being written, and no wait at commit. */
     private static final String TAKING_SETTINGS =
             "SELECT set_config('lock_timeout', ?, true), set_config('synchronous_commit', 'off', true)";
@@ -367,43 +359,11 @@ public class EntityLocks {
      * cannot be freed now (UNKNOWN) runs out.
      */
     public Release release(Lease held) {
-        return release(held, false);
-    }
-
-    /**
-     * Frees the locks that are still ours, and with {@code settledToo} forgets the holder's change that might have
-     * landed in part ({@link UnsettledChanges}): its write was confirmed.
-     */
-    public Release release(Lease held, boolean settledToo) {
         try (Connection connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(settledToo ? RELEASE_SETTLED : RELEASE)) {
-            int at = 1;
-            if (settledToo) {
-                statement.setObject(at++, held.holder());
-            }
-            statement.setArray(at++, connection.createArrayOf("text", held.entities().toArray()));
-            statement.setObject(at, held.holder());
-            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
-        } catch (SQLException e) {
-            return Release.UNKNOWN;
-        }
-    }
-
-    /**
-     * Keeps the locks until their lease runs out, for a change of several profiles whose write Cassandra did not
-     * confirm: the next holder takes them over, and so learns it must settle that change first. Says whether they
-     * were still ours, like {@link #release}.
-     */
-    public Release keepUntilTheLeaseRunsOut(Lease held) {
-        try (Connection connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(
-                        "SELECT count(*) FROM entity_lock WHERE entity = ANY(?::text[]) AND holder = ?")) {
+                var statement = connection.prepareStatement(RELEASE)) {
             statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
             statement.setObject(2, held.holder());
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1) == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
-            }
+            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
         } catch (SQLException e) {
             return Release.UNKNOWN;
         }

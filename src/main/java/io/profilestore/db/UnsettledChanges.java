@@ -135,6 +135,26 @@ public class UnsettledChanges {
         };
     }
 
+    /**
+     * Keeps the locks until their lease runs out, for a change of several profiles whose write Cassandra did not
+     * confirm: the next holder takes them over, and settles that change first. Says whether they were still ours,
+     * like {@link EntityLocks#release}.
+     */
+    public EntityLocks.Release keepUntilTheLeaseRunsOut(Lease held) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(
+                        "SELECT count(*) FROM entity_lock WHERE entity = ANY(?::text[]) AND holder = ?")) {
+            statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(2, held.holder());
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) == held.entities().size() ? EntityLocks.Release.RELEASED : EntityLocks.Release.NOT_OURS;
+            }
+        } catch (SQLException e) {
+            return EntityLocks.Release.UNKNOWN;
+        }
+    }
+
     /** The change stands whole or nowhere now (or was confirmed): it is forgotten. */
     public void settled(UUID holder) {
         try (var connection = dataSource.getConnection();
