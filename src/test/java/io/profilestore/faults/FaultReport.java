@@ -69,6 +69,7 @@ final class FaultReport {
                 .append(" (").append(unknowns.byOperation().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                         .collect(java.util.stream.Collectors.joining(", ")))
                 .append("): applied ").append(unknowns.applied()).append(", not applied ").append(unknowns.notApplied())
+                .append(", one of a group of which exactly one was applied (not told which) ").append(unknowns.oneOfAGroup())
                 .append(", unresolved ").append(unknowns.unresolved().size()).append('\n');
         md.append("- repairs by the first check-tables pass: ").append(result.repairs()).append(", explained by an unknown"
                 + " answer (a late write) ").append(result.repairsExplained()).append('\n');

@@ -18,7 +18,8 @@ import java.util.UUID;
 final class HistoryChecker {
 
     /** Unknown answers: how many, how many resolved as applied and as not, and those that could not be resolved. */
-    record Unknowns(long total, long applied, long notApplied, List<String> unresolved, Map<String, Long> byOperation) {
+    record Unknowns(long total, long applied, long notApplied, long oneOfAGroup, List<String> unresolved,
+            Map<String, Long> byOperation) {
     }
 
     /** What the check found. */
@@ -78,7 +79,8 @@ final class HistoryChecker {
         history.stream().filter(Event::unknown).forEach(e -> byOperation.merge(e.op(), 1L, Long::sum));
         long applied = resolved.applied().values().stream().filter(Boolean::booleanValue).count();
         var unknowns = new Unknowns(byOperation.values().stream().mapToLong(Long::longValue).sum(), applied,
-                resolved.applied().size() - applied, unresolved, byOperation);
+                resolved.applied().size() - applied, resolved.oneOf().stream().mapToLong(g -> g.events().size()).sum(),
+                unresolved, byOperation);
         long acknowledged = history.stream().filter(e -> e.isChange() && e.ok()).count();
         return new Result(acknowledged, lost, violations, unknowns, explained, after.repairs().size());
     }
@@ -122,7 +124,8 @@ final class HistoryChecker {
             allowed.add(newestData.writes().get(pid));
         }
         for (var event : events) {
-            if (event == newestData || !event.writes().containsKey(pid) || !resolved.happened(event)) {
+            if (event == newestData || !event.writes().containsKey(pid)
+                    || !resolved.happened(event) && !resolved.oneOfAGroup(event)) {
                 continue;
             }
             Long version = event.ok() ? event.versions().get(pid) : null;
@@ -143,12 +146,13 @@ final class HistoryChecker {
 
     /**
      * Every version up to the final one was made by a change that happened: one whose answer gave it, one whose
-     * unknown outcome resolved as applied (the version after the one it replaced), or a merge or unmerge the journal
-     * holds as applied. A version nothing made is a change counted twice, or one the history never saw.
+     * unknown outcome resolved as applied (the version after the one it replaced), one of a group of which exactly
+     * one happened, or a merge or unmerge the journal holds as applied. A version nothing made is a change counted twice, or one the history never saw.
      */
     private static void checkVersionsMade(UUID pid, List<Event> events, FinalState.Profile last,
             UnknownOutcomes.Resolution resolved, Set<Long> journaled, List<String> violations) {
         var made = new HashSet<>(journaled);
+        resolved.oneOf().stream().filter(group -> group.pid().equals(pid)).forEach(group -> made.add(group.made()));
         for (var event : events) {
             if (!event.isChange() || !resolved.happened(event)) {
                 continue;

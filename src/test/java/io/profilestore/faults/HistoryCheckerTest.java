@@ -177,14 +177,30 @@ class HistoryCheckerTest {
 
     @Test
     void anUnknownOutcomeNothingSettlesIsAViolationAndOneTheDataSettlesIsNot() {
-        // two writes with no answer, both replacing version 1; version 2 is one of theirs, and nothing tells which
-        var history = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 1, "w3", null).put(P, 2, "w4", 3L);
-        var state = new State().profile(P, 3, U, U, "w4");
+        // a write with no answer replacing version 1, which the profile never went past: it did not happen
+        var lonely = check(new History().create(P, U, "w1").put(P, 1, "w2", null), new State().profile(P, 1, U, U, "w1"));
+        assertThat(lonely.unknowns().notApplied()).isEqualTo(1);
+        assertThat(lonely.violations()).isEmpty();
 
-        var result = check(history, state);
-
+        // a move with no answer next to a put with no answer, both replacing version 1: which one made version 2
+        // decides the profile's user, and nothing tells which
+        var history = new History().create(P, U, "w1").put(P, 1, "w2", null);
+        history.add("move", List.of(P), W, null, 1L, 0, Event.UNKNOWN, Map.of(), Map.of(), List.of(), null, Map.of());
+        history.put(P, 2, "w4", 3L);
+        var result = check(history, new State().profile(P, 3, U, U, "w4"));
         assertThat(result.unknowns().unresolved()).hasSize(2);
         assertThat(result.violations()).anyMatch(v -> v.startsWith("unresolved: put #2 of profile " + P));
+
+        // two puts with no answer, both replacing version 1: exactly one made version 2, and which one matters to no
+        // invariant: settled as one of a group, not unresolved; a version 3 nobody made is still a gap
+        var twoPuts = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 1, "w3", null).put(P, 2, "w4", 3L);
+        var group = check(twoPuts, new State().profile(P, 3, U, U, "w4"));
+        assertThat(group.unknowns().unresolved()).isEmpty();
+        assertThat(group.unknowns().oneOfAGroup()).isEqualTo(2);
+        assertThat(group.violations()).isEmpty();
+        var noThird = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 1, "w3", null);
+        assertThat(check(noThird, new State().profile(P, 3, U, U, "w3")).violations())
+                .anyMatch(v -> v.startsWith("version gap: profile " + P) && v.endsWith("[3]"));
 
         // one of them alone: it made version 2, however the data reads now
         var alone = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 2, "w4", 3L);

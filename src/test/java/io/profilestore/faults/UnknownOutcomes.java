@@ -20,11 +20,25 @@ final class UnknownOutcomes {
 
     /** How each unknown answer was resolved (by event id), what stayed unresolved, and which create made which pid. */
     record Resolution(Map<Long, Boolean> applied, List<Event> unresolved, List<Event> halfApplied,
-            Map<UUID, Event> createdBy, Map<Long, FinalState.Operation> operationOf) {
+            List<OneOf> oneOf, Map<UUID, Event> createdBy, Map<Long, FinalState.Operation> operationOf) {
 
         boolean happened(Event event) {
             return event.ok() || event.unknown() && Boolean.TRUE.equals(applied.get(event.id()));
         }
+
+        /** Whether it is one of a group of which exactly one happened, not told which. */
+        boolean oneOfAGroup(Event event) {
+            return oneOf.stream().anyMatch(group -> group.events().contains(event));
+        }
+    }
+
+    /**
+     * Unknown changes of a profile's data (puts and patches) that all said they replace the same version, when the
+     * next version exists and nothing else made it: exactly one of them made it (each is guarded by that version),
+     * and once later writes replaced its data the final state cannot tell which. Which one matters to no invariant
+     * (the profile's user and the other profiles are not theirs to change), so the group is settled as such.
+     */
+    record OneOf(UUID pid, long made, List<Event> events) {
     }
 
     /** How far the journal's clock and the history's may be apart when an answer names no operation id. */
@@ -37,6 +51,7 @@ final class UnknownOutcomes {
         var applied = new HashMap<Long, Boolean>();
         var unresolved = new ArrayList<Event>();
         var halfApplied = new ArrayList<Event>();
+        var oneOf = new ArrayList<OneOf>();
         var createdBy = new HashMap<UUID, Event>();
         var operationOf = new HashMap<Long, FinalState.Operation>();
         matchOperations(history, state, operationOf);
@@ -84,7 +99,13 @@ final class UnknownOutcomes {
                 }
                 default -> Boolean.FALSE;
             };
-            if (outcome == null) {
+            if (outcome == null && oneOf.stream().anyMatch(group -> group.events().contains(event))) {
+                continue;
+            }
+            var group = outcome == null ? chains.oneOf(event) : null;
+            if (group != null) {
+                oneOf.add(group);
+            } else if (outcome == null) {
                 if (!halfApplied.contains(event)) {
                     unresolved.add(event);
                 }
@@ -92,7 +113,7 @@ final class UnknownOutcomes {
                 applied.put(event.id(), outcome);
             }
         }
-        return new Resolution(applied, unresolved, halfApplied, createdBy, operationOf);
+        return new Resolution(applied, unresolved, halfApplied, oneOf, createdBy, operationOf);
     }
 
     /**
@@ -220,6 +241,23 @@ final class UnknownOutcomes {
             }
             var others = contenders.getOrDefault(pid, Map.of()).getOrDefault(replaced, List.of());
             return others.size() == 1 && others.get(0) == event ? Boolean.TRUE : null;
+        }
+
+        /** The group of data changes this unknown one is part of, exactly one of which made the next version; or null. */
+        OneOf oneOf(Event event) {
+            if (!event.op().equals("put") && !event.op().equals("patch")) {
+                return null;
+            }
+            UUID pid = event.pids().get(0);
+            Long replaced = event.replaces(pid);
+            if (replaced == null || !existed(pid, replaced + 1)
+                    || !makers.getOrDefault(pid, Map.of()).getOrDefault(replaced + 1, Set.of()).isEmpty()
+                    || !seen.getOrDefault(pid, Map.of()).getOrDefault(replaced + 1, Set.of()).isEmpty()) {
+                return null;
+            }
+            var others = contenders.getOrDefault(pid, Map.of()).getOrDefault(replaced, List.of());
+            boolean onlyData = others.stream().allMatch(e -> e.op().equals("put") || e.op().equals("patch"));
+            return others.size() > 1 && onlyData ? new OneOf(pid, replaced + 1, List.copyOf(others)) : null;
         }
 
         /** Whether an unknown erase happened: the profile is gone, and no other erase that may have happened did it. */
