@@ -153,7 +153,7 @@ public class ElasticsearchFactory {
         if (tls.isEnabled()) {
             var context = tls.sslContext();
             // the name check stated, not left to the builder's defaults: with those, no name was checked
-            // (BackendTlsTest)
+            // (BackendTlsIT)
             var strategy = ClientTlsStrategyBuilder.create()
                     .setSslContext(context)
                     .setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)

@@ -87,8 +87,8 @@ class ChartCronJobTest {
         assertThat(names(neither, "CronJob")).isEmpty();
         assertThat(names(neither, "ConfigMap")).doesNotContain("profile-store-cronjobs");
         // and they leave the connection budget
-        assertThat(ChartConnectionBudgetTest.total(ChartConnectionBudgetTest.shares(neither)))
-                .isEqualTo(ChartConnectionBudgetTest.total(ChartConnectionBudgetTest.shares(Charts.documents(Values.PRODUCTION))) - 2 * 3);
+        assertThat(ChartConnectionBudgetIT.total(ChartConnectionBudgetIT.shares(neither)))
+                .isEqualTo(ChartConnectionBudgetIT.total(ChartConnectionBudgetIT.shares(Charts.documents(Values.PRODUCTION))) - 2 * 3);
     }
 
     @Test

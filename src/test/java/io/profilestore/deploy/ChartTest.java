@@ -85,7 +85,7 @@ class ChartTest {
                 .isEqualTo("pre-install,pre-upgrade");
         assertThat(config.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt())
                 .isLessThan(job.path("metadata").path("annotations").path("helm.sh/hook-weight").asInt());
-        // the service's configuration, with a PostgreSQL pool of its own (ChartConnectionBudgetTest) and the
+        // the service's configuration, with a PostgreSQL pool of its own (ChartConnectionBudgetIT) and the
         // migration logins (ChartLeastPrivilegeTest)
         assertThat(withoutPoolSize(withoutMigrationLogins(config.path("data").path("profile-store.yml").asText())))
                 .isEqualTo(withoutPoolSize(Charts.serviceConfig(docs)));

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * The chart helm/profile-store, linted and rendered by Helm itself (helm-java runs Helm in-process, offline), with
  * each value set the deployment uses: the defaults, staging and production (the same files Flux's HelmReleases
  * name in valuesFiles). Public for the tests elsewhere that check what the chart renders against the running service
- * (health.PrometheusRuleMetricsTest).
+ * (health.PrometheusRuleMetricsIT).
  */
 public final class Charts {
 

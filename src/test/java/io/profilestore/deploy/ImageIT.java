@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * and its file system becomes the root of the process (chroot, with /proc mounted in a mount namespace of its own,
  * as the dynamic linker needs it); the process gets the image's environment and nothing of the machine's.
  *
- * Run by `mvn verify` after `package` (pom.xml, surefire execution "image"), as root.
+ * Run by `mvn verify` after `package` (pom.xml, Failsafe execution "image"), as root.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ImageIT {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What reconcile leaves wrong, which makes the command exit 1 (for a CronJob, a failed Job): drift it did not
- * repair, and profiles no index can hold. The runs themselves are in IndexMaintenanceTest.
+ * repair, and profiles no index can hold. The runs themselves are in IndexMaintenanceIT.
  */
 class ReconcilerDriftTest {
 

@@ -23,7 +23,7 @@ import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs after every other test (its own surefire execution, in the verify phase): the logs of the whole run, the
+ * Runs after every other test (its own Failsafe execution, in post-integration-test): the logs of the whole run, the
  * service's, the separate instances' and commands', and the backing services' own (Cassandra, Elasticsearch,
  * PostgreSQL, RabbitMQ, under the stack folder), hold none of the names, phones, document numbers or e-mails the
  * tests sent. Values are matched as whole words, case aside, so that short names (Анна, Вера) count without
@@ -44,10 +44,17 @@ class PersonalDataInLogsCheck {
         var values = new Values(sent);
 
         var logs = new ArrayList<Path>();
-        try (Stream<Path> reports = Files.list(TARGET.resolve("surefire-reports"))) {
-            reports.filter(p -> p.getFileName().toString().endsWith("-output.txt"))
-                    .filter(p -> !p.getFileName().toString().contains(PersonalDataInLogsCheck.class.getSimpleName()))
-                    .forEach(logs::add);
+        // the integration tests' output (Failsafe), and the unit tests' (Surefire) when `mvn verify` ran them too
+        for (var folder : List.of("failsafe-reports", "surefire-reports")) {
+            if (!Files.isDirectory(TARGET.resolve(folder))) {
+                continue;
+            }
+            try (Stream<Path> reports = Files.list(TARGET.resolve(folder))) {
+                reports.filter(p -> p.getFileName().toString().endsWith("-output.txt"))
+                        .filter(p -> !p.getFileName().toString()
+                                .contains(PersonalDataInLogsCheck.class.getSimpleName()))
+                        .forEach(logs::add);
+            }
         }
         if (Files.isDirectory(TARGET.resolve("instance-logs"))) {
             try (Stream<Path> instances = Files.list(TARGET.resolve("instance-logs"))) {

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs after every other test (its own surefire execution, in the verify phase): every answer the API gave the
+ * Runs after every other test (its own Failsafe execution, in post-integration-test): every answer the API gave the
  * tests (kept by {@code ApiAnswers}) is described by the OpenAPI document: its path and method, its status, its
  * content type, and its body validates against the schema the document gives it.
  */

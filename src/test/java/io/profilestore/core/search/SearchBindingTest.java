@@ -3,6 +3,9 @@ package io.profilestore.core.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.profilestore.testing.ChildClasspath;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -16,9 +19,14 @@ class SearchBindingTest {
 
     static final String TYPED = "Щербакова О. 02.02.1980 +7 912 345-67-89 0b7f6c1e-3a5d-4c1e-9f0a-2b3c4d5e6f70 olga@example.test";
 
-    /** Prints the binding of {@link #TYPED}, as another instance would make it. */
+    /**
+     * Prints the binding of {@link #TYPED}, as another instance would make it: in UTF-8 whatever the locale (under
+     * LANG=C the platform's encoding would print the Cyrillic as question marks).
+     */
     public static void main(String[] args) {
-        System.out.print(binding());
+        var out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        out.print(binding());
+        out.flush();
     }
 
     static String binding() {

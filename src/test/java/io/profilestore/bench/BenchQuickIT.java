@@ -1,0 +1,79 @@
+package io.profilestore.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The benchmark itself, small and short, so that it cannot rot: every scenario runs and answers without errors. */
+class BenchQuickIT {
+
+    /** Every scenario the benchmark runs, in the order of its report (each the start of the row's name). */
+    static final List<String> SCENARIOS = List.of("bulk import", "single creates", "HTTP alone",
+            "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
+            "PUT /v1/profiles/{pid} with If-Match", "PostgreSQL baseline: update with version check",
+            "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
+            "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
+            "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query",
+            Report.SEARCHES_AS_PLATFORM, Report.SEARCHES_AS_OPERATOR, "index lag");
+
+    /** One row of the report's results table: the scenario and its errors column. */
+    record Row(String scenario, String errors) {
+    }
+
+    /** The rows of the results table: from its header ({@code | scenario | ... | errors |}) to the first line after it that is no row. */
+    static List<Row> resultRows(String markdown) {
+        var lines = markdown.lines().toList();
+        int header = 0;
+        while (header < lines.size() && !lines.get(header).startsWith("| scenario |")) {
+            header++;
+        }
+        assertThat(header).as("the report has a results table:%n%s", markdown).isLessThan(lines.size());
+        var columns = cells(lines.get(header));
+        assertThat(columns).as("the results table's columns").startsWith("scenario").endsWith("errors");
+        var rows = new ArrayList<Row>();
+        for (String line : lines.subList(header + 2, lines.size())) {
+            if (!line.startsWith("|")) {
+                break;
+            }
+            var cells = cells(line);
+            assertThat(cells).as("cells of %s", line).hasSameSizeAs(columns);
+            rows.add(new Row(cells.get(0), cells.get(cells.size() - 1)));
+        }
+        return rows;
+    }
+
+    private static List<String> cells(String line) {
+        String inner = line.strip();
+        return Arrays.stream(inner.substring(1, inner.length() - 1).split("\\|", -1)).map(String::strip).toList();
+    }
+
+    @Test
+    void theQuickBenchmarkRunsEveryScenarioAndWritesItsReport() throws Exception {
+        var options = Bench.Options.parse(new String[] {"--quick", "--out", "target/bench-quick"});
+
+        var report = Bench.run(options);
+
+        String markdown = Files.readString(report);
+        var rows = resultRows(markdown);
+        assertThat(rows).as("one row per scenario, in order").hasSameSizeAs(SCENARIOS);
+        for (int i = 0; i < SCENARIOS.size(); i++) {
+            assertThat(rows.get(i).scenario()).as("row %d", i + 1).startsWith(SCENARIOS.get(i));
+        }
+        assertThat(rows).as("every scenario ran without errors")
+                .allSatisfy(row -> assertThat(row.errors()).as("errors of %s", row.scenario()).isEqualTo("0"));
+        assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
+        assertThat(Path.of("target/bench-quick/report.html")).content().contains("<svg");
+        assertThat(Path.of("target/bench-quick/get-v1-profiles-pid.hgrm")).exists();
+        assertThat(markdown).as("where the CPU went: each scenario, the PUT's slowest seconds")
+                .containsPattern("\\| PUT /v1/profiles/\\{pid} with If-Match \\| \\d+\\.\\d\\d \\|")
+                .containsPattern("\\| PUT /v1/profiles/\\{pid} with If-Match, second \\d+: \\d+\\.\\d ms \\|");
+        assertThat(Files.readAllLines(Path.of("target/bench-quick/put-v1-profiles-pid-with-if-match.seconds.csv")))
+                .as("the PUT's samples, one by one").hasSizeGreaterThan(2)
+                .first().asString().startsWith("sample_start_s,sample_end_s,service,load,");
+    }
+}

@@ -1,0 +1,98 @@
+package io.profilestore.db;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.profilestore.testing.TestStack;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The lock table on the real PostgreSQL. */
+class EntityLocksIT {
+
+    EntityLocks locks;
+    String a;
+    String b;
+    String c;
+
+    @BeforeEach
+    void fresh() {
+        locks = new EntityLocks(TestStack.backends().postgres(), Duration.ofSeconds(30));
+        a = "test:" + UUID.randomUUID();
+        b = "test:" + UUID.randomUUID();
+        c = "test:" + UUID.randomUUID();
+    }
+
+    @Test
+    void takesAllOrNone() {
+        var holdsB = locks.acquire(List.of(b));
+
+        assertThatThrownBy(() -> locks.acquire(List.of(a, b, c)))
+                .isInstanceOf(EntitiesLockedException.class)
+                .satisfies(e -> assertThat(((EntitiesLockedException) e).entities()).containsExactly(b));
+        // a and c were not left locked by the refused request
+        var holdsAC = locks.acquire(List.of(a, c));
+        assertThat(locks.release(holdsAC)).isEqualTo(EntityLocks.Release.RELEASED);
+        assertThat(locks.release(holdsB)).isEqualTo(EntityLocks.Release.RELEASED);
+        assertThat(locks.release(locks.acquire(List.of(a, b, c)))).isEqualTo(EntityLocks.Release.RELEASED);
+    }
+
+    @Test
+    void fencesOnlyGrowAndASetSharesOneFenceAboveEachOfItsMembers() {
+        long previous = 0;
+        for (int i = 0; i < 200; i++) {
+            var lease = locks.acquire(List.of(a));
+            assertThat(lease.fence()).isGreaterThan(previous);
+            previous = lease.fence();
+            locks.release(lease);
+        }
+        var alone = locks.acquire(List.of(b));
+        locks.release(alone);
+
+        var both = locks.acquire(List.of(a, b));
+        assertThat(both.fence()).isGreaterThan(previous).isGreaterThan(alone.fence());
+        locks.release(both);
+        var afterA = locks.acquire(List.of(a));
+        var afterB = locks.acquire(List.of(b));
+        assertThat(afterA.fence()).isGreaterThan(both.fence());
+        assertThat(afterB.fence()).isGreaterThan(both.fence());
+    }
+
+    @Test
+    void fencesFollowPostgresTimeInMicroseconds() {
+        var lease = locks.acquire(List.of(a));
+        assertThat(Duration.between(lease.timestamp(), java.time.Instant.now()).abs()).isLessThan(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void aLeaseThatRanOutCanBeTakenAndItsHolderLearnsIt() {
+        var shortLocks = new EntityLocks(TestStack.backends().postgres(), Duration.ofSeconds(1));
+        var first = shortLocks.acquire(List.of(a));
+        assertThatThrownBy(() -> shortLocks.acquire(List.of(a))).isInstanceOf(EntitiesLockedException.class);
+
+        var second = await("the lease to run out and the lock to be taken again").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> shortLocks.acquire(List.of(a)), lease -> true);
+
+        assertThat(second.fence()).isGreaterThan(first.fence());
+        assertThatThrownBy(() -> shortLocks.recordChange(first, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, first.fence()))))
+                .isInstanceOf(LeaseLostException.class);
+        assertThat(shortLocks.release(first)).as("the first holder's lock is gone")
+                .isEqualTo(EntityLocks.Release.NOT_OURS);
+        assertThat(shortLocks.release(second)).isEqualTo(EntityLocks.Release.RELEASED);
+    }
+
+    @Test
+    void recordingRenewsTheLeaseAndWritesTheOutbox() throws Exception {
+        var pid = UUID.randomUUID();
+        var lease = locks.acquire(List.of(EntityLocks.profile(pid)));
+
+        locks.recordChange(lease, List.of(OutboxRecord.profile(pid, 7, lease.fence())));
+
+        assertThat(io.profilestore.testing.Stores.outboxVersions(pid)).containsExactly(7L);
+        assertThat(locks.release(lease)).isEqualTo(EntityLocks.Release.RELEASED);
+    }
+}

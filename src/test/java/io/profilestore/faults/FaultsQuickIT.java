@@ -1,0 +1,44 @@
+package io.profilestore.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The fault suite's quick variant, on every build: a Cassandra node killed, an API process killed, another frozen
+ * past its lease and PostgreSQL restarted under load, on a three-node cluster of its own, with a phase of mostly merges
+ * and unmerges; nothing acknowledged is lost, no invariant is broken (every profile's and user's
+ * final user explained by the history), every unknown outcome is settled, and the index ends equal to Cassandra.
+ */
+class FaultsQuickIT {
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES)
+    void underFourFaultsNoAcknowledgedChangeIsLostAndNothingIsLeftWrong() throws Exception {
+        var outcome = FaultSuite.run(FaultSuite.Options.parse(new String[] {"--quick"}));
+
+        System.out.println(outcome.lastLine());
+        assertThat(outcome.faults()).as("every fault of the plan was injected").hasSize(4);
+        assertThat(outcome.acknowledged()).as("the workload got changes through").isGreaterThan(1000);
+        assertThat(outcome.lost()).as("lost acknowledged changes").isZero();
+        assertThat(outcome.history().violations()).as("invariant violations").isEmpty();
+        assertThat(outcome.violations()).as("disagreements check-tables left").isZero();
+        assertThat(outcome.drift()).as("profiles whose index differs from Cassandra").isZero();
+        assertThat(outcome.unresolved()).as("answers 'outcome unknown' the final state does not settle").isZero();
+        assertThat(outcome.history().violations()).as("users' violations are counted too").noneMatch(v -> v.startsWith("user"));
+        assertThat(history(outcome, "merge")).as("merges the workload got through").isGreaterThan(100);
+        assertThat(history(outcome, "unmerge")).as("unmerges the workload got through").isGreaterThan(50);
+        assertThat(Path.of("target/faults-quick/history.jsonl")).exists();
+        assertThat(Files.readString(Path.of("target/faults-quick/README.md"))).contains(outcome.lastLine());
+    }
+
+    /** How many requests of this kind were acknowledged, as the report counts them. */
+    private static long history(FaultSuite.Outcome outcome, String op) throws Exception {
+        return Files.readAllLines(Path.of("target/faults-quick/history.jsonl")).stream()
+                .filter(line -> line.contains("\"op\":\"" + op + "\"") && line.contains("\"outcome\":\"ok\"")).count();
+    }
+}
