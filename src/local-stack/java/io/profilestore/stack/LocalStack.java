@@ -71,6 +71,7 @@ public final class LocalStack implements Stack {
         }
         try {
             Files.createDirectories(settings.dir());
+            SystemUser.ensureCanEnter(settings, settings.dir());
             var users = FileChannel.open(settings.dir().resolve("users.lock"),
                     StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             var stack = new LocalStack(settings, services, users);

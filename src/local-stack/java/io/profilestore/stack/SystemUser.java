@@ -41,6 +41,32 @@ final class SystemUser {
         Processes.run(Duration.ofMinutes(2), command.toArray(String[]::new));
     }
 
+    /**
+     * Fails unless the service user can enter the stack folder: its services run as that user and write under it.
+     * A folder above it that only root may enter would otherwise fail each service at its first write, in a log of
+     * its own, after the start has waited for it. Checked from the top down, to name the first folder in the way.
+     */
+    static void ensureCanEnter(StackSettings settings, Path folder) {
+        if (!Processes.isRoot()) {
+            return;
+        }
+        ensureExists(settings.serviceUser());
+        var path = folder.toAbsolutePath().normalize();
+        for (int depth = 1; depth <= path.getNameCount(); depth++) {
+            var above = path.getRoot().resolve(path.subpath(0, depth));
+            var command = new ArrayList<>(runAs(settings));
+            command.addAll(List.of("test", "-x", above.toString()));
+            try {
+                Processes.run(Duration.ofSeconds(10), command.toArray(String[]::new));
+            } catch (IllegalStateException cannot) {
+                throw new IllegalStateException("the stack's service user " + settings.serviceUser()
+                        + " cannot enter " + above + ", so its services could not reach the stack folder " + path
+                        + ": let it in (chmod o+x " + above + "), or choose a stack folder elsewhere with"
+                        + " PROFILE_STORE_STACK_DIR");
+            }
+        }
+    }
+
     private static synchronized void ensureExists(String user) {
         try {
             Processes.run(Duration.ofSeconds(10), "id", "-u", user);
