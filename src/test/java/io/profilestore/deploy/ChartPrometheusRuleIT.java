@@ -54,7 +54,7 @@ class ChartPrometheusRuleIT {
             assertThat(annotations.path("summary").asText()).as(alert).isNotBlank();
             assertThat(annotations.path("description").asText()).as(alert).isNotBlank();
             String runbook = annotations.path("runbook_url").asText();
-            assertThat(runbook).as(alert).startsWith("https://github.com/profile-store/profile-store/blob/main/README.md#");
+            assertThat(runbook).as(alert).startsWith("https://github.com/profile-store/profile-store/blob/main/docs/operations/runbooks.md#");
             anchors.add(runbook.substring(runbook.indexOf('#') + 1));
             String expr = rule.path("expr").asText();
             // the release's own series only: its namespace, and for the service's metrics its admin Service

@@ -33,7 +33,7 @@ class RabbitMqServiceUserIT {
 
     @Test
     void theReadmesUserDeclaresPublishesAndConsumesTheServicesOwnAndNothingElse() throws Exception {
-        var permissions = SET_PERMISSIONS.matcher(Files.readString(Path.of("README.md"), StandardCharsets.UTF_8));
+        var permissions = SET_PERMISSIONS.matcher(Files.readString(Path.of("docs/operations/deployment.md"), StandardCharsets.UTF_8));
         assertThat(permissions.find()).as("the README's set_permissions command").isTrue();
         String vhost = permissions.group(1);
 
