@@ -15,14 +15,15 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The profile index in Elasticsearch. Every write carries the profile's version as external version, so a write
- * of an older version than the index holds is refused by Elasticsearch itself (409), whatever order writes arrive
- * in.
+ * The profile index in Elasticsearch, as the indexer, the reconciler and search use it: it sends what they built
+ * (documents, search requests) and reads what the index holds. Which queries a search makes is core's
+ * ({@code core.search.SearchQuery}); which generation the alias names, the schema's ({@code schema.IndexAliases}).
+ * Every write carries the profile's version as external version, so a write of an older version than the index
+ * holds is refused by Elasticsearch itself (409), whatever order writes arrive in.
  */
 public class SearchIndex {
 
@@ -66,10 +67,6 @@ public class SearchIndex {
     public SearchIndex(ElasticsearchClient client, String alias) {
         this.client = client;
         this.alias = alias;
-    }
-
-    public ElasticsearchClient client() {
-        return client;
     }
 
     public String alias() {
@@ -153,44 +150,6 @@ public class SearchIndex {
         } catch (IOException | RuntimeException ignored) {
             // it expires by itself
         }
-    }
-
-    /** The index behind the alias: the generation searches read. */
-    public String currentIndex() throws IOException {
-        var indices = client.indices().getAlias(a -> a.name(alias)).aliases().keySet();
-        if (indices.size() != 1) {
-            throw new IllegalStateException("alias " + alias + " should name one index, not " + indices);
-        }
-        return indices.iterator().next();
-    }
-
-    /** The generation a reindex is building, if one is. */
-    public Optional<String> nextIndex() throws IOException {
-        String next = ElasticsearchSchema.nextAlias(alias);
-        if (!client.indices().existsAlias(a -> a.name(next)).value()) {
-            return Optional.empty();
-        }
-        return client.indices().getAlias(a -> a.name(next)).aliases().keySet().stream().findFirst();
-    }
-
-    /**
-     * Moves the alias from one generation to the next in one atomic step, and ends the next alias: searches
-     * switch without a moment of no index, and writes go to the new generation only.
-     */
-    public void swap(String from, String to) throws IOException {
-        String next = ElasticsearchSchema.nextAlias(alias);
-        client.indices().updateAliases(u -> u
-                .actions(a -> a.remove(r -> r.index(from).alias(alias)))
-                .actions(a -> a.add(add -> add.index(to).alias(alias).isWriteIndex(true)))
-                .actions(a -> a.remove(r -> r.index(to).alias(next))));
-    }
-
-    public void refresh(String index) throws IOException {
-        client.indices().refresh(r -> r.index(index));
-    }
-
-    public void deleteIndex(String index) throws IOException {
-        client.indices().delete(d -> d.index(index));
     }
 
     /** What the index holds of a profile: its version (in the document) and the external version it was written with. */
