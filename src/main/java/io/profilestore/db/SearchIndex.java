@@ -143,15 +143,6 @@ public class SearchIndex {
         return client.search(request, source).hits().hits();
     }
 
-    /** Closes a scan's point in time; a close that fails costs nothing lasting, it expires by itself. */
-    private void closeQuietly(String pit) {
-        try {
-            client.closePointInTime(c -> c.id(pit));
-        } catch (IOException | RuntimeException ignored) {
-            // it expires by itself
-        }
-    }
-
     /** What the index holds of a profile: its version (in the document) and the external version it was written with. */
     public record Indexed(long version, long external) {
     }
@@ -184,6 +175,15 @@ public class SearchIndex {
             }
         } finally {
             closeQuietly(pit);
+        }
+    }
+
+    /** Closes a scan's point in time; a close that fails costs nothing lasting, it expires by itself. */
+    private void closeQuietly(String pit) {
+        try {
+            client.closePointInTime(c -> c.id(pit));
+        } catch (IOException | RuntimeException ignored) {
+            // it expires by itself
         }
     }
 
