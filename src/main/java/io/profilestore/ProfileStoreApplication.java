@@ -76,6 +76,7 @@ import io.profilestore.resources.problems.ProblemErrorHandler;
 import io.profilestore.resources.problems.ProblemExceptionMapper;
 import io.profilestore.resources.problems.UnexpectedExceptionMapper;
 import io.profilestore.resources.problems.WebApplicationExceptionMapper;
+import io.profilestore.schema.IndexAliases;
 
 /**
  * The profile store: {@code server <config>} serves the API, {@code migrate <config>} applies the schema,
@@ -212,6 +213,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         }
 
         environment.admin().addTask(new ReconcileTask(new Reconciler(dao, new ProfileDocuments(dao, names, json), index,
+                new IndexAliases(backends.elasticsearch(), config.getElasticsearch().getIndexAlias()),
                 java.time.Duration.ofSeconds(5))));
 
         var cassandra = new CassandraHealthCheck(backends.cassandra(), config.getCassandra().getKeyspace());

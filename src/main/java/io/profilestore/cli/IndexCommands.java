@@ -13,6 +13,7 @@ import io.profilestore.db.SearchIndex;
 import io.profilestore.indexer.ProfileDocuments;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.indexer.Reindexer;
+import io.profilestore.schema.IndexAliases;
 import java.time.Duration;
 
 /** The parts the index maintenance commands and tasks are made of, built from one configuration. */
@@ -21,23 +22,25 @@ public final class IndexCommands {
     private IndexCommands() {
     }
 
-    public record Parts(ProfileDao profiles, ProfileDocuments documents, SearchIndex index) {
+    public record Parts(ProfileDao profiles, ProfileDocuments documents, SearchIndex index, IndexAliases aliases) {
     }
 
     public static Parts parts(ProfileStoreConfiguration config, Backends backends, MetricRegistry metrics, ObjectMapper json) {
         var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(), metrics);
         var profiles = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
         var documents = new ProfileDocuments(profiles, NameNormalizer.standard(), json);
-        return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), config.getElasticsearch().getIndexAlias()));
+        String alias = config.getElasticsearch().getIndexAlias();
+        return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), alias),
+                new IndexAliases(backends.elasticsearch(), alias));
     }
 
     public static Reindexer reindexer(ProfileStoreConfiguration config, Backends backends, Parts parts) {
-        return new Reindexer(parts.profiles(), parts.documents(), parts.index(), new ReindexProgress(backends.postgres()),
-                config.getElasticsearch());
+        return new Reindexer(parts.profiles(), parts.documents(), parts.index(), parts.aliases(),
+                new ReindexProgress(backends.postgres()), config.getElasticsearch());
     }
 
     public static Reconciler reconciler(Parts parts, Duration grace) {
-        return new Reconciler(parts.profiles(), parts.documents(), parts.index(), grace);
+        return new Reconciler(parts.profiles(), parts.documents(), parts.index(), parts.aliases(), grace);
     }
 
     static ObjectMapper json() {

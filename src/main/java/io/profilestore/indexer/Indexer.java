@@ -1,11 +1,11 @@
 package io.profilestore.indexer;
 
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.SlidingTimeWindowArrayReservoir;
-import com.codahale.metrics.Timer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -17,15 +17,13 @@ import io.profilestore.db.CassandraUnavailableException;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.events.ChangeEvent;
 import io.profilestore.events.EventTopology;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -57,15 +55,13 @@ public class Indexer implements Managed {
     private static final Duration RECHECK = Duration.ofMillis(200);
 
     private final Connection rabbitmq;
-    private final ProfileDocuments documents;
-    private final SearchIndex index;
+    private final BatchWriter writer;
     private final ObjectMapper json;
     private final IndexerSettings settings;
     private final LinkedBlockingQueue<Delivery> inbox = new LinkedBlockingQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Meter indexed;
     private final Meter poison;
-    private final Timer bulkLatency;
     private final Histogram lag;
     private final AtomicLong queueDepth = new AtomicLong(-1);
     private final AtomicLong deadLetters = new AtomicLong(-1);
@@ -83,13 +79,12 @@ public class Indexer implements Managed {
     public Indexer(Connection rabbitmq, ProfileDocuments documents, SearchIndex index, ObjectMapper json,
             IndexerSettings settings, MetricRegistry metrics) {
         this.rabbitmq = rabbitmq;
-        this.documents = documents;
-        this.index = index;
+        this.writer = new BatchWriter(documents, index, settings.getLeaseClockTolerance().toJavaDuration(),
+                metrics.timer("indexer.bulk"));
         this.json = json;
         this.settings = settings;
         this.indexed = metrics.meter("indexer.indexed");
         this.poison = metrics.meter("indexer.dead-lettered");
-        this.bulkLatency = metrics.timer("indexer.bulk");
         this.lag = metrics.register("indexer.lag-ms", new Histogram(new SlidingTimeWindowArrayReservoir(5, TimeUnit.MINUTES)));
         metrics.register("indexer.queue-depth", (Gauge<Long>) queueDepth::get);
         metrics.register("indexer.dead-letter-queue-depth", (Gauge<Long>) deadLetters::get);
@@ -281,58 +276,20 @@ public class Indexer implements Managed {
         waitingCount.set(waiting.size());
     }
 
-    /** What a batch came to: profiles whose writes are still awaited, and those Elasticsearch refused for good. */
-    private record Outcome(Set<UUID> waiting, Map<UUID, String> rejected) {
-    }
-
     /**
      * Reads the profiles and writes what is ready until it works, waiting longer after each failure (up to 5 s).
      * Returns null when stopped first.
      */
-    private Outcome writeUntilDone(Map<UUID, Pending> batch) throws InterruptedException {
+    private BatchWriter.Outcome writeUntilDone(Map<UUID, Pending> batch) throws InterruptedException {
+        var newest = new LinkedHashMap<UUID, ChangeEvent>();
+        batch.forEach((pid, pending) -> newest.put(pid, pending.newest));
         long backoff = 100;
         while (true) {
             try {
-                // taken before the read: a slow read must not eat into the writer's lease tolerance
-                var now = Instant.now();
-                var current = documents.current(batch.keySet());
-                var targets = index.writeTargets();
-                var rejected = new HashMap<UUID, String>(current.unreadable());
-                var waitingFor = new HashSet<UUID>();
-                var writes = new ArrayList<SearchIndex.Write>();
-                batch.forEach((pid, pending) -> {
-                    if (rejected.containsKey(pid)) {
-                        return;
-                    }
-                    var decision = IndexDecision.of(pending.newest, current.documents().get(pid), now,
-                            settings.getLeaseClockTolerance().toJavaDuration());
-                    if (decision instanceof IndexDecision.Wait) {
-                        waitingFor.add(pid);
-                        return;
-                    }
-                    for (String target : targets) {
-                        writes.add(decision instanceof IndexDecision.Put put
-                                ? new SearchIndex.Put(target, pid, put.document().document(), put.document().written())
-                                : new SearchIndex.Remove(target, pid, ((IndexDecision.Remove) decision).version()));
-                    }
-                });
-                List<SearchIndex.Result> results = List.of();
-                if (!writes.isEmpty()) {
-                    try (var timing = bulkLatency.time()) {
-                        results = index.bulk(writes);
-                    }
-                }
-                for (var result : results) {
-                    LOG.debug("indexed {} in {}: {}", result.write().pid(), result.write().index(), result.outcome());
-                    if (result.outcome() == SearchIndex.Outcome.REJECTED) {
-                        // the error type only: Elasticsearch's reasons quote the document's values
-                        String reason = result.reason();
-                        rejected.put(result.write().pid(), reason == null ? "rejected" : reason.split(":", 2)[0]);
-                    }
-                }
+                var outcome = writer.write(newest);
                 failingSince.set(null);
-                return new Outcome(waitingFor, rejected);
-            } catch (CassandraUnavailableException | java.io.IOException | co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+                return outcome;
+            } catch (CassandraUnavailableException | IOException | ElasticsearchException e) {
                 failing(e);
                 if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
                     return null;
@@ -351,7 +308,7 @@ public class Indexer implements Managed {
     }
 
     private static String failureKind(Exception e) {
-        if (e instanceof co.elastic.clients.elasticsearch._types.ElasticsearchException es && es.error() != null) {
+        if (e instanceof ElasticsearchException es && es.error() != null) {
             return "Elasticsearch " + es.status() + " " + es.error().type();
         }
         return e.getClass().getSimpleName();

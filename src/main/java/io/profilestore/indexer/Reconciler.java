@@ -3,6 +3,7 @@ package io.profilestore.indexer;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
 import io.profilestore.db.SearchIndex;
+import io.profilestore.schema.IndexAliases;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,12 +26,15 @@ public class Reconciler {
     private final ProfileDao profiles;
     private final ProfileDocuments documents;
     private final SearchIndex index;
+    private final IndexAliases aliases;
     private final Duration grace;
 
-    public Reconciler(ProfileDao profiles, ProfileDocuments documents, SearchIndex index, Duration grace) {
+    public Reconciler(ProfileDao profiles, ProfileDocuments documents, SearchIndex index, IndexAliases aliases,
+            Duration grace) {
         this.profiles = profiles;
         this.documents = documents;
         this.index = index;
+        this.aliases = aliases;
         this.grace = grace;
     }
 
@@ -161,7 +165,7 @@ public class Reconciler {
      * hand edits, and still below the fence of any later real change, which is taken from a later moment.
      */
     private List<SearchIndex.Result> repair(Drift drift, Map<UUID, SearchIndex.Indexed> indexed) throws Exception {
-        String target = index.currentIndex();
+        String target = aliases.currentIndex();
         var writes = new ArrayList<SearchIndex.Write>();
         for (UUID pid : drift.extra()) {
             writes.add(new SearchIndex.Remove(target, pid, null));

@@ -6,6 +6,7 @@ import io.profilestore.db.ProfileRow;
 import io.profilestore.db.ReindexProgress;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.schema.ElasticsearchSchema;
+import io.profilestore.schema.IndexAliases;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +33,16 @@ public class Reindexer {
     private final ProfileDao profiles;
     private final ProfileDocuments documents;
     private final SearchIndex index;
+    private final IndexAliases aliases;
     private final ReindexProgress progress;
     private final ElasticsearchFactory settings;
 
-    public Reindexer(ProfileDao profiles, ProfileDocuments documents, SearchIndex index, ReindexProgress progress,
-            ElasticsearchFactory settings) {
+    public Reindexer(ProfileDao profiles, ProfileDocuments documents, SearchIndex index, IndexAliases aliases,
+            ReindexProgress progress, ElasticsearchFactory settings) {
         this.profiles = profiles;
         this.documents = documents;
         this.index = index;
+        this.aliases = aliases;
         this.progress = progress;
         this.settings = settings;
     }
@@ -55,14 +58,13 @@ public class Reindexer {
      * @param stopAfterSlices stop after this many slices, as if interrupted (for tests of resuming); -1: run through
      */
     public Result run(PrintStream out, boolean keepOld, int stopAfterSlices) throws Exception {
-        String from = index.currentIndex();
-        var next = index.nextIndex();
+        String from = aliases.currentIndex();
+        var next = aliases.nextIndex();
         boolean resumed = next.isPresent();
-        String to = next.orElseGet(() -> ElasticsearchSchema.indexName(index.alias(),
-                ElasticsearchSchema.generation(index.alias(), from) + 1));
+        String to = next.orElseGet(() -> ElasticsearchSchema.indexName(aliases.alias(),
+                ElasticsearchSchema.generation(aliases.alias(), from) + 1));
         if (!resumed) {
-            index.client().indices().create(ElasticsearchSchema.createRequest(to,
-                    ElasticsearchSchema.nextAlias(index.alias()), settings));
+            aliases.createNext(to, settings);
             out.printf("reindex: created %s; the indexer now writes every change to %s and %s%n", to, from, to);
         } else {
             out.printf("reindex: resuming %s%n", to);
@@ -102,11 +104,11 @@ public class Reindexer {
             out.flush();
         }
         out.println();
-        index.refresh(to);
-        index.swap(from, to);
-        out.printf("reindex: alias %s now points to %s%n", index.alias(), to);
+        aliases.refresh(to);
+        aliases.swap(from, to);
+        out.printf("reindex: alias %s now points to %s%n", aliases.alias(), to);
         if (!keepOld) {
-            index.deleteIndex(from);
+            aliases.deleteIndex(from);
             out.printf("reindex: deleted %s%n", from);
         }
         progress.forget(to);

@@ -2,7 +2,7 @@ package io.profilestore.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.core.search.SearchCriteria;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.core.search.SearchQuery;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 
@@ -13,7 +13,7 @@ final class ElasticBaseline {
     }
 
     static int search(SearchCriteria criteria) throws IOException {
-        return TestStack.backends().elasticsearch().search(SearchIndex.request("profiles", criteria, 20, null), JsonNode.class)
+        return TestStack.backends().elasticsearch().search(SearchQuery.request("profiles", criteria, 20, null), JsonNode.class)
                 .hits().hits().size();
     }
 }

@@ -95,18 +95,18 @@ class IndexMaintenanceIT {
             }
         });
         var reindexer = IndexCommands.reindexer(TestStack.configuration(), TestStack.backends(), parts);
-        String before = parts.index().currentIndex();
+        String before = parts.aliases().currentIndex();
 
         var firstRun = reindexer.run(quiet(), false, 20);
-        assertThat(parts.index().currentIndex()).as("not swapped before it is complete").isEqualTo(before);
+        assertThat(parts.aliases().currentIndex()).as("not swapped before it is complete").isEqualTo(before);
         var secondRun = reindexer.run(quiet(), false, -1);
         writing.set(false);
         writer.join();
 
         assertThat(secondRun.resumed()).isTrue();
         assertThat(secondRun.to()).isEqualTo(firstRun.to());
-        assertThat(parts.index().currentIndex()).isEqualTo(secondRun.to()).isNotEqualTo(before);
-        assertThat(parts.index().nextIndex()).isEmpty();
+        assertThat(parts.aliases().currentIndex()).isEqualTo(secondRun.to()).isNotEqualTo(before);
+        assertThat(parts.aliases().nextIndex()).isEmpty();
         assertThat(writes.get()).as("writes went on during the reindex").isPositive();
         assertThat(failedWrites).as("writes refused during the reindex").isEmpty();
         // the indexer may still be working off the changes made under the reindex's load; a lost change would
@@ -121,7 +121,7 @@ class IndexMaintenanceIT {
         SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
         var erased = UUID.randomUUID();
         var reindexer = IndexCommands.reindexer(TestStack.configuration(), TestStack.backends(), parts);
-        String from = parts.index().currentIndex();
+        String from = parts.aliases().currentIndex();
         reindexer.run(quiet(), false, 0); // the next generation exists, nothing copied yet
 
         // the indexer plans a batch: the profile as read, and where to write it...
@@ -129,7 +129,7 @@ class IndexMaintenanceIT {
         var targets = parts.index().writeTargets();
         // ...then the reindex finishes: alias swapped, old generation deleted...
         var finished = reindexer.run(quiet(), false, -1);
-        assertThat(parts.index().currentIndex()).isEqualTo(finished.to());
+        assertThat(parts.aliases().currentIndex()).isEqualTo(finished.to());
         // ...and only then the batch arrives, as a newer write of the profile and the erase of another
         var writes = new ArrayList<SearchIndex.Write>();
         for (String target : targets) {
@@ -182,7 +182,7 @@ class IndexMaintenanceIT {
         SearchApi.awaitIndexed(changed, 1, Duration.ofSeconds(10));
         SearchApi.awaitIndexed(removed, 1, Duration.ofSeconds(10));
         var client = TestStack.backends().elasticsearch();
-        String index = parts.index().currentIndex();
+        String index = parts.aliases().currentIndex();
         // by hand: a surname edited (the index bumps the version), a document deleted, one invented
         client.index(i -> i.index(index).id(changed.toString()).document(Map.of("pid", changed.toString(), "surname", "Подделкина")));
         client.delete(d -> d.index(index).id(removed.toString()));

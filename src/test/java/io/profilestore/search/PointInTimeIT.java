@@ -237,7 +237,7 @@ class PointInTimeIT {
         var criteria = new io.profilestore.core.search.SearchCriteria(null, null, null, null,
                 io.profilestore.core.search.Numbers.phone(phone).orElseThrow(), null, null);
 
-        var hits = TestStack.backends().elasticsearch().search(io.profilestore.db.SearchIndex.request(
+        var hits = TestStack.backends().elasticsearch().search(io.profilestore.core.search.SearchQuery.request(
                 TestStack.configuration().getElasticsearch().getIndexAlias(), criteria, 20, null),
                 com.fasterxml.jackson.databind.JsonNode.class).hits().hits();
 

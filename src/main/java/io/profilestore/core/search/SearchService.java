@@ -1,8 +1,11 @@
 package io.profilestore.core.search;
 
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.profilestore.api.SearchResponse;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.SearchIndex;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,7 +60,7 @@ public class SearchService {
         // a cursor continues exactly the search it was given out for
         String search = criteria.toString();
         String cursor = blankToNull(request.cursor());
-        var page = index.search(criteria, limit, cursor == null ? null : cursors.open(cursor, search));
+        var page = page(criteria, limit, cursor == null ? null : cursors.open(cursor, search));
         var items = new ArrayList<SearchResponse.Item>();
         for (int i = 0; i < page.hits().size(); i++) {
             var d = page.hits().get(i);
@@ -67,6 +70,45 @@ public class SearchService {
         return new SearchResponse(request.hydrate() ? hydrate(items) : items,
                 page.nextCursor() == null ? null : cursors.seal(page.nextCursor(), search),
                 understood);
+    }
+
+    /**
+     * One page of a search, sorted by how well the name matched (a reading as typed before one with the other
+     * keyboard layout), then by name, then by pid: a total order, so a page continues exactly after the last hit
+     * of the one before ({@code search_after}) with no state kept in Elasticsearch between pages. A flood of first
+     * pages costs nothing after its answers, and paging is stable while writes go on: no hit twice, none skipped,
+     * except that a profile written or renamed meanwhile shows where its new sort place is, if that is still ahead.
+     * One hit more than the page is asked for, so that a page that holds the last hit says there is no next.
+     */
+    private SearchPage page(SearchCriteria criteria, int limit, String cursor) {
+        var after = cursor == null ? null : PageCursor.decode(cursor);
+        try {
+            var hits = index.search(SearchQuery.request(index.alias(), criteria, limit, after == null ? null : after.after()),
+                    ProfileDocument.class);
+            var page = hits.subList(0, Math.min(limit, hits.size()));
+            String next = hits.size() > limit ? new PageCursor(page.get(page.size() - 1).sort()).encode() : null;
+            return new SearchPage(page.stream().map(Hit::source).toList(),
+                    page.stream().map(hit -> List.copyOf(hit.matchedQueries().keySet())).toList(), next);
+        } catch (ElasticsearchException e) {
+            if (e.status() == 400 && after != null) {
+                throw new InvalidSearchException("invalid-query", "the cursor does not belong to this search");
+            }
+            if (e.status() == 400) {
+                // a search Elasticsearch will not run as asked (too many words and variants, say): the caller's
+                // to change, not an outage
+                throw new InvalidSearchException("invalid-query", "this search cannot be run as asked; use fewer or shorter words");
+            }
+            throw new SearchUnavailableException("Elasticsearch refused the search", e);
+        } catch (IOException e) {
+            throw new SearchUnavailableException("Elasticsearch could not be reached", e);
+        } catch (RuntimeException e) {
+            // the REST client wraps what is no IOException, such as the wait for one of its pooled connections
+            // running out, in a bare RuntimeException: still an outage to the caller, never a 500
+            if (SearchIndex.isOutage(e)) {
+                throw new SearchUnavailableException("Elasticsearch did not answer in time", e);
+            }
+            throw e;
+        }
     }
 
     /** The documents as Cassandra holds them now; a profile erased since it was indexed is left out. */
@@ -101,7 +143,7 @@ public class SearchService {
         for (int i = 0; i < typed.names().size(); i++) {
             var word = typed.names().get(i);
             for (var source : NameNormalizer.Source.values()) {
-                if (clauses.contains(SearchIndex.matchName(i, source))) {
+                if (clauses.contains(SearchQuery.matchName(i, source))) {
                     matched.add(new SearchResponse.Match(word.text(), word.describe(source)));
                     break;
                 }

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import io.profilestore.demo.ProfileGenerator;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,18 @@ class NameNormalizerTest {
         assertThat(finds("Ivanov", "Иванов")).isTrue();
         assertThat(finds("Семенов", "Семёнов")).isTrue();
         assertThat(finds("Bdfyjd", "Иванов")).isTrue();
+    }
+
+    @Test
+    void aQueryIsAlsoReadAsTheOtherKeyboardLayoutWouldHaveTypedIt() {
+        assertThat(NORMALIZER.queryReadings("Bdfyjd")).extracting(NameNormalizer.Reading::source)
+                .containsExactly(NameNormalizer.Source.AS_TYPED, NameNormalizer.Source.LATIN_LAYOUT);
+        assertThat(NORMALIZER.queryReadings("Bdfyjd").get(1).words()).as("Иванов typed with the Latin layout on")
+                .containsExactly(Set.of("иванов"));
+        assertThat(NORMALIZER.queryReadings("шмфтщм")).extracting(NameNormalizer.Reading::source)
+                .containsExactly(NameNormalizer.Source.AS_TYPED, NameNormalizer.Source.CYRILLIC_LAYOUT);
+        assertThat(NORMALIZER.queryReadings("шмфтщм").get(1).words()).as("ivanov typed with the Cyrillic layout on")
+                .containsExactly(Set.of("иванов"));
     }
 
     @Test
