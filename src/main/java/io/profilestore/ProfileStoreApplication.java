@@ -70,6 +70,7 @@ import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.SearchResource;
 import io.profilestore.resources.UnreadBodyFilter;
 import io.profilestore.resources.UserResource;
+import io.profilestore.resources.problems.ConstraintViolationMapper;
 import io.profilestore.resources.problems.DomainExceptionMapper;
 import io.profilestore.resources.problems.JsonExceptionMapper;
 import io.profilestore.resources.problems.ProblemErrorHandler;
@@ -199,6 +200,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
                     .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");
             jersey.register(new ProblemExceptionMapper());
+            jersey.register(new ConstraintViolationMapper());
             jersey.register(new DomainExceptionMapper());
             jersey.register(new JsonExceptionMapper());
             jersey.register(new WebApplicationExceptionMapper());

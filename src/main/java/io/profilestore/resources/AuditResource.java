@@ -5,6 +5,7 @@ import io.profilestore.audit.AuditLog;
 import io.profilestore.auth.Role;
 import io.profilestore.resources.problems.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -30,13 +31,12 @@ public class AuditResource {
 
     @GET
     @RolesAllowed(Role.ADMIN_NAME)
-    public Page query(@QueryParam("actor") String actor, @QueryParam("pid") String pid, @QueryParam("from") String from,
-            @QueryParam("to") String to, @QueryParam("before") String before, @QueryParam("limit") String limit) {
+    public Page query(
+            @QueryParam("actor") @Size(max = 200, message = "must be at most {max} characters") @NoControlCharacters
+            String actor,
+            @QueryParam("pid") String pid, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("before") String before, @QueryParam("limit") String limit) {
         int size = limit == null || limit.isBlank() ? 100 : number("limit", limit, 1, 1000);
-        if (actor != null && (actor.length() > 200 || actor.chars().anyMatch(Character::isISOControl))) {
-            // no actor has such a name; PostgreSQL's text cannot even hold a NUL
-            throw ProblemException.badRequest("actor must be an actor's name: at most 200 characters, no control characters");
-        }
         var records = log.query(blank(actor) ? null : actor, blank(pid) ? null : Pids.parse("pid", pid),
                 instant("from", from), instant("to", to),
                 blank(before) ? null : (long) number("before", before, 1, Integer.MAX_VALUE), size);

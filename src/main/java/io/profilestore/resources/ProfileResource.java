@@ -9,9 +9,10 @@ import io.profilestore.api.CreateProfileRequest;
 import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
 import io.profilestore.core.ProfileService;
-import io.profilestore.resources.problems.ProblemException;
 import io.profilestore.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -28,7 +29,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Context;
-import java.util.ArrayList;
 
 /** The profile API: HTTP in, {@link ProfileService} does the work. Every answer about one profile has its ETag. */
 @Path("/v1")
@@ -52,9 +52,8 @@ public class ProfileResource {
     @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
-    public Response create(CreateProfileRequest request, @Context UriInfo uri) {
-        var body = required(request);
-        var created = profiles.create(body.uid(), body.data());
+    public Response create(@NotNull @Valid CreateProfileRequest request, @Context UriInfo uri) {
+        var created = profiles.create(request.uid(), request.data());
         return Response.created(uri.getBaseUriBuilder().path("v1/profiles/{pid}").build(created.pid()))
                 .tag(etag(created))
                 .entity(created)
@@ -75,10 +74,10 @@ public class ProfileResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response replace(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
-            ReplaceProfileRequest request) {
+            @NotNull @Valid ReplaceProfileRequest request) {
         var id = Pids.parse("pid", pid);
         long version = IfMatch.version(ifMatch);
-        var replaced = profiles.replace(id, version, required(request).data());
+        var replaced = profiles.replace(id, version, request.data());
         return Response.ok(replaced).tag(etag(replaced)).build();
     }
 
@@ -109,12 +108,8 @@ public class ProfileResource {
     @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(BATCH_BODY_LIMIT)
-    public Response batchCreate(BatchCreateRequest request) {
-        var body = required(request);
-        if (body.profiles() == null || body.profiles().stream().anyMatch(java.util.Objects::isNull)) {
-            throw ProblemException.badRequest("profiles is required: a list of {data}");
-        }
-        var created = profiles.createMany(body.profiles().stream().map(BatchCreateRequest.New::data).toList());
+    public Response batchCreate(@NotNull @Valid BatchCreateRequest request) {
+        var created = profiles.createMany(request.profiles().stream().map(BatchCreateRequest.New::data).toList());
         return Response.status(201).entity(new BatchCreateResponse(created.stream()
                 .map(p -> new BatchCreateResponse.Created(p.pid(), p.uid(), p.version())).toList())).build();
     }
@@ -124,30 +119,14 @@ public class ProfileResource {
     @RolesAllowed(Role.PLATFORM_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(BATCH_BODY_LIMIT)
-    public BatchUpdateResponse batchUpdate(BatchUpdateRequest request) {
-        var body = required(request);
-        if (body.updates() == null) {
-            throw ProblemException.badRequest("updates is required: a list of {pid, version, data}");
-        }
-        var updates = new ArrayList<ProfileService.Update>();
-        for (int i = 0; i < body.updates().size(); i++) {
-            var update = body.updates().get(i);
-            if (update == null || update.pid() == null || update.version() == null) {
-                throw ProblemException.badRequest("updates[" + i + "] needs pid, version and data");
-            }
-            updates.add(new ProfileService.Update(update.pid(), update.version(), update.data()));
-        }
+    public BatchUpdateResponse batchUpdate(@NotNull @Valid BatchUpdateRequest request) {
+        var updates = request.updates().stream()
+                .map(update -> new ProfileService.Update(update.pid(), update.version(), update.data()))
+                .toList();
         var changed = profiles.batchUpdate(updates);
         return new BatchUpdateResponse(changed.stream()
                 .map(p -> new BatchUpdateResponse.Updated(p.pid(), p.version(), p.updatedAt()))
                 .toList());
-    }
-
-    private static <T> T required(T body) {
-        if (body == null) {
-            throw ProblemException.badRequest("the request needs a JSON body");
-        }
-        return body;
     }
 
     static EntityTag etag(Profile profile) {

@@ -5,6 +5,8 @@ import io.profilestore.core.search.SearchService;
 import io.profilestore.resources.problems.ProblemException;
 import io.profilestore.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import io.profilestore.api.SearchRequest;
 import io.profilestore.audit.AuditContext;
 import jakarta.ws.rs.Consumes;
@@ -41,10 +43,7 @@ public class SearchResource {
     @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(8 * 1024)
-    public SearchResponse searchInBody(SearchRequest request) {
-        if (request == null) {
-            throw ProblemException.badRequest("the body must be the search's parameters: {\"q\": \"...\"}");
-        }
+    public SearchResponse searchInBody(@NotNull @Valid SearchRequest request) {
         // the audit trail records what was asked as it would for GET: the same parameters, as a query
         AuditContext.asked(asQuery(request));
         return search.search(new SearchService.Request(request.q(), request.surname(), request.firstName(),

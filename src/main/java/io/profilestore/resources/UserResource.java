@@ -6,9 +6,10 @@ import io.profilestore.api.UserRequests;
 import io.profilestore.api.UserResults;
 import io.profilestore.core.UserHistory;
 import io.profilestore.core.UserService;
-import io.profilestore.resources.problems.ProblemException;
 import io.profilestore.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -56,12 +57,9 @@ public class UserResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
     public Response move(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
-            UserRequests.Move request) {
+            @NotNull @Valid UserRequests.Move request) {
         var id = Pids.parse("pid", pid);
         long version = IfMatch.version(ifMatch);
-        if (request == null || request.uid() == null) {
-            throw ProblemException.badRequest("the body must name the user to move to: {\"uid\": ...}");
-        }
         var moved = users.move(id, version, request.uid());
         return Response.ok(moved).tag(ProfileResource.etag(moved)).build();
     }
@@ -71,10 +69,7 @@ public class UserResource {
     @RolesAllowed(Role.ADMIN_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(64 * 1024)
-    public UserResults.Merged merge(@PathParam("uid") String uid, UserRequests.Merge request) {
-        if (request == null || request.sources() == null) {
-            throw ProblemException.badRequest("the body must list the users to merge: {\"sources\": [...]}");
-        }
+    public UserResults.Merged merge(@PathParam("uid") String uid, @NotNull @Valid UserRequests.Merge request) {
         return users.merge(Pids.parse("uid", uid), request.sources());
     }
 
@@ -83,10 +78,7 @@ public class UserResource {
     @RolesAllowed(Role.ADMIN_NAME)
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
-    public UserResults.Unmerged unmerge(@PathParam("uid") String uid, UserRequests.Unmerge request) {
-        if (request == null) {
-            throw ProblemException.badRequest("the body must name a source or a mergeId");
-        }
+    public UserResults.Unmerged unmerge(@PathParam("uid") String uid, @NotNull @Valid UserRequests.Unmerge request) {
         return users.unmerge(Pids.parse("uid", uid), request.source(), request.mergeId());
     }
 }

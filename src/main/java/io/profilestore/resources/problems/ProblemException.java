@@ -17,6 +17,6 @@ public class ProblemException extends RuntimeException {
     }
 
     public static ProblemException badRequest(String detail) {
-        return new ProblemException(Problem.of(400, "bad-request", "Bad request", detail));
+        return new ProblemException(Problems.badRequest(detail));
     }
 }

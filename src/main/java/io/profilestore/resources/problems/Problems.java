@@ -19,6 +19,11 @@ public final class Problems {
         return java.util.Optional.empty();
     }
 
+    /** A request the API refuses as it stands: a missing body or member, a malformed identifier or parameter. */
+    public static Problem badRequest(String detail) {
+        return Problem.of(400, "bad-request", "Bad request", detail);
+    }
+
     public static Response response(Problem problem) {
         var response = Response.status(problem.status()).type(Problem.MEDIA).entity(problem);
         if (problem.status() == 503) {
