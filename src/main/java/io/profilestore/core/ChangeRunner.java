@@ -1,6 +1,5 @@
 package io.profilestore.core;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.profilestore.audit.AuditContext;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.db.CassandraUnavailableException;
@@ -10,6 +9,7 @@ import io.profilestore.db.Lease;
 import io.profilestore.db.LeaseLostException;
 import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.ProfileDao;
+import io.profilestore.db.RowWrite;
 import io.profilestore.db.UnsettledChanges;
 import java.util.List;
 import java.util.function.Function;
@@ -173,12 +173,12 @@ public class ChangeRunner {
          * for it; the lease is renewed first, as for any write. Should this write go unconfirmed, the batch stays
          * unsettled, for the next holder.
          */
-        void writeAgain(List<BoundStatement> statements, Journal journal) {
-            if (statements.isEmpty()) {
+        void writeAgain(List<RowWrite> writes, Journal journal) {
+            if (writes.isEmpty()) {
                 return;
             }
             locks.recordChange(lease, List.of(), journal);
-            dao.apply(statements, lease.fence());
+            dao.apply(writes, lease.fence());
             fenceAbove(lease.fence());
         }
 
@@ -190,11 +190,11 @@ public class ChangeRunner {
             lease = locks.raiseFence(lease, Math.addExact(written, 1));
         }
 
-        public void commit(List<OutboxRecord> records, List<BoundStatement> statements) {
-            commit(records, statements, Journal.NONE);
+        public void commit(List<OutboxRecord> records, List<RowWrite> writes) {
+            commit(records, writes, Journal.NONE);
         }
 
-        public void commit(List<OutboxRecord> records, List<BoundStatement> statements, Journal journal) {
+        public void commit(List<OutboxRecord> records, List<RowWrite> writes, Journal journal) {
             long renewed = System.nanoTime();
             // who made the change goes into the audit trail in the same transaction as its record
             var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()),
@@ -207,7 +207,7 @@ public class ChangeRunner {
             this.records = List.copyOf(records);
             probe.recorded(lease);
             try {
-                applyBatch(statements);
+                applyBatch(writes);
             } catch (CassandraUnavailableException e) {
                 if (e.maybeApplied() && !locks.recordAgainLater(records, unknownOutcomeRechecks)) {
                     LOG.warn("an unconfirmed write could not be announced again for later; reconcile repairs its index");
@@ -239,9 +239,9 @@ public class ChangeRunner {
             recordedBatch |= batch;
         }
 
-        private void applyBatch(List<BoundStatement> statements) {
+        private void applyBatch(List<RowWrite> writes) {
             try {
-                dao.apply(statements, lease.fence());
+                dao.apply(writes, lease.fence());
             } catch (CassandraUnavailableException e) {
                 if (!e.maybeApplied()) {
                     unconfirmedBatch = false;

@@ -1,12 +1,17 @@
 package io.profilestore.core;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.api.Profile;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.RowWrite;
+import io.profilestore.db.RowWrite.EraseProfile;
+import io.profilestore.db.RowWrite.LinkProfile;
+import io.profilestore.db.RowWrite.PutNewUser;
+import io.profilestore.db.RowWrite.PutProfile;
+import io.profilestore.db.RowWrite.UnlinkProfile;
 import java.util.ArrayList;
 
 import java.util.LinkedHashMap;
@@ -63,11 +68,11 @@ public class ProfileService {
             }
             var at = change.lease().timestamp();
             var row = new ProfileRow(pid, owner, owner, 1, document, at, at, change.lease().fence());
-            var statements = new ArrayList<BoundStatement>(List.of(dao.putProfile(row), dao.linkProfile(owner, pid)));
+            var writes = new ArrayList<RowWrite>(List.of(new PutProfile(row), new LinkProfile(owner, pid)));
             if (newUser) {
-                statements.add(dao.putUser(owner, at));
+                writes.add(new PutNewUser(owner, at));
             }
-            change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), statements);
+            change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), writes);
             return toProfile(row);
         });
     }
@@ -96,16 +101,16 @@ public class ProfileService {
         return underLock(entities, change -> {
             var lease = change.lease();
             var at = lease.timestamp();
-            var statements = new ArrayList<BoundStatement>();
+            var writes = new ArrayList<RowWrite>();
             var records = new ArrayList<OutboxRecord>();
             var created = new ArrayList<Profile>();
             for (int i = 0; i < pids.size(); i++) {
                 var row = new ProfileRow(pids.get(i), uids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence());
-                statements.addAll(List.of(dao.putProfile(row), dao.linkProfile(row.uid(), row.pid()), dao.putUser(row.uid(), at)));
+                writes.addAll(List.of(new PutProfile(row), new LinkProfile(row.uid(), row.pid()), new PutNewUser(row.uid(), at)));
                 records.add(OutboxRecord.profile(row.pid(), 1, lease.fence()));
                 created.add(toProfile(row));
             }
-            change.commit(records, statements);
+            change.commit(records, writes);
             return created;
         });
     }
@@ -125,7 +130,7 @@ public class ProfileService {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
             change.commit(List.of(OutboxRecord.profileErased(pid, current.version() + 1, change.lease().fence())),
-                    List.of(dao.eraseProfile(pid), dao.unlinkProfile(current.uid(), pid)));
+                    List.of(new EraseProfile(pid), new UnlinkProfile(current.uid(), pid)));
             return null;
         });
     }
@@ -171,7 +176,7 @@ public class ProfileService {
                         change.lease().fence()));
             });
             change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(),
-                    rows.stream().map(dao::putProfile).toList());
+                    rows.stream().<RowWrite>map(PutProfile::new).toList());
             return rows.stream().map(ProfileService::toProfile).toList();
         });
     }
@@ -182,7 +187,7 @@ public class ProfileService {
             change.fenceAbove(current.written());
             var next = new ProfileRow(pid, current.uid(), current.recordedHome(), current.version() + 1, newDocument.apply(current),
                     current.createdAt(), change.lease().timestamp(), change.lease().fence());
-            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(dao.putProfile(next)));
+            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(new PutProfile(next)));
             return toProfile(next);
         });
     }

@@ -4,6 +4,8 @@ import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.RowWrite;
+import io.profilestore.db.RowWrite.PutProfile;
 import io.profilestore.db.UnsettledChanges;
 import io.profilestore.db.UnsettledChanges.Unsettled;
 import java.time.Duration;
@@ -107,7 +109,7 @@ final class UnsettledBatches {
         if (!again.isEmpty()) {
             long above = Math.max(batch.fence(), batch.revokedFence() == null ? 0 : batch.revokedFence());
             change.fenceAbove(Math.max(above, rows.stream().mapToLong(ProfileRow::written).max().orElse(0)));
-            change.writeAgain(again.stream().map(dao::putProfile).toList(),
+            change.writeAgain(again.stream().<RowWrite>map(PutProfile::new).toList(),
                     unsettled.revoke(batch.holder(), change.lease().fence()));
         }
         unsettled.settled(batch.holder());
