@@ -54,10 +54,6 @@ public class ChangeRunner {
         this.unsettledBatches = new UnsettledBatches(dao, locks.unsettled());
     }
 
-    public EntityLocks locks() {
-        return locks;
-    }
-
     /** Runs a change holding the entities' locks, and releases them whatever happens. */
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
         var change = new Change(locks.acquire(entities));

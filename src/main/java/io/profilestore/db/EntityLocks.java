@@ -99,10 +99,6 @@ public class EntityLocks {
     private final Meter conflicts;
     private final UnsettledChanges unsettled;
 
-    public EntityLocks(DataSource dataSource, Duration lease) {
-        this(dataSource, lease, new MetricRegistry());
-    }
-
     public EntityLocks(DataSource dataSource, Duration lease, MetricRegistry metrics) {
         this.dataSource = dataSource;
         this.lease = lease;
@@ -258,10 +254,6 @@ public class EntityLocks {
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not raise the fence in PostgreSQL", e);
         }
-    }
-
-    public void recordChange(Lease held, List<OutboxRecord> records) {
-        recordChange(held, records, Journal.NONE);
     }
 
     /**
