@@ -2,15 +2,19 @@ package io.profilestore.core;
 
 import io.profilestore.audit.AuditContext;
 import io.profilestore.audit.AuditLog;
+import io.profilestore.audit.ChangeOutcomes;
 import io.profilestore.db.CassandraUnavailableException;
-import io.profilestore.db.EntityLocks;
+import io.profilestore.db.ChangeLocks;
+import io.profilestore.db.ChangeLocks.Release;
 import io.profilestore.db.Journal;
 import io.profilestore.db.Lease;
 import io.profilestore.db.LeaseLostException;
 import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileDao;
+import io.profilestore.db.PostgresUnavailableException;
+import io.profilestore.db.ProfileTables;
 import io.profilestore.db.RowWrite;
 import io.profilestore.db.UnsettledChanges;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -26,39 +30,39 @@ public class ChangeRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChangeRunner.class);
 
-    private final ProfileDao dao;
-    private final EntityLocks locks;
-    private final AuditLog audit;
-    private final List<java.time.Duration> unknownOutcomeRechecks;
+    private final ProfileTables tables;
+    private final ChangeLocks locks;
+    private final ChangeOutcomes audit;
+    private final List<Duration> unknownOutcomeRechecks;
     private final WritePathProbe probe;
     private final Runnable changesRecorded;
     private final UnsettledBatches unsettledBatches;
 
-    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
+    public ChangeRunner(ProfileTables tables, ChangeLocks locks, ChangeOutcomes audit, List<Duration> unknownOutcomeRechecks,
             WritePathProbe probe) {
-        this(dao, locks, audit, unknownOutcomeRechecks, probe, () -> { });
+        this(tables, locks, audit, unknownOutcomeRechecks, probe, () -> { });
     }
 
     /**
      * {@code changesRecorded} is told when a change's outbox records are committed and its write has landed (the
      * relay of this process, which then publishes them at once instead of at its next poll).
      */
-    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
+    public ChangeRunner(ProfileTables tables, ChangeLocks locks, ChangeOutcomes audit, List<Duration> unknownOutcomeRechecks,
             WritePathProbe probe, Runnable changesRecorded) {
-        this.dao = dao;
+        this.tables = tables;
         this.locks = locks;
         this.audit = audit;
         this.unknownOutcomeRechecks = List.copyOf(unknownOutcomeRechecks);
         this.probe = probe;
         this.changesRecorded = changesRecorded;
-        this.unsettledBatches = new UnsettledBatches(dao, locks.unsettled());
+        this.unsettledBatches = new UnsettledBatches(tables, locks.unsettled());
     }
 
     /** Runs a change holding the entities' locks, and releases them whatever happens. */
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
         var change = new Change(locks.acquire(entities));
         T result = null;
-        EntityLocks.Release released;
+        Release released;
         boolean done = false;
         try {
             unsettledBatches.settle(change);
@@ -106,9 +110,9 @@ public class ChangeRunner {
      * gone (whatever our clock says of the lease: a failover loses rows), or, PostgreSQL silent, the write outlasted
      * the lease.
      */
-    private static boolean lost(Change change, EntityLocks.Release released) {
-        return released == EntityLocks.Release.NOT_OURS
-                || released == EntityLocks.Release.UNKNOWN && !change.heldWhileWriting;
+    private static boolean lost(Change change, Release released) {
+        return released == Release.NOT_OURS
+                || released == Release.UNKNOWN && !change.heldWhileWriting;
     }
 
     /**
@@ -174,7 +178,7 @@ public class ChangeRunner {
                 return;
             }
             locks.recordChange(lease, List.of(), journal);
-            dao.apply(writes, lease.fence());
+            tables.apply(writes, lease.fence());
             fenceAbove(lease.fence());
         }
 
@@ -226,7 +230,7 @@ public class ChangeRunner {
             } catch (LeaseLostException e) {
                 unconfirmedBatch = false; // refused: nothing was recorded
                 throw e;
-            } catch (io.profilestore.db.PostgresUnavailableException e) {
+            } catch (PostgresUnavailableException e) {
                 if (!e.commitUnconfirmed()) {
                     unconfirmedBatch = false; // failed before its commit was sent
                 }
@@ -237,7 +241,7 @@ public class ChangeRunner {
 
         private void applyBatch(List<RowWrite> writes) {
             try {
-                dao.apply(writes, lease.fence());
+                tables.apply(writes, lease.fence());
             } catch (CassandraUnavailableException e) {
                 if (!e.maybeApplied()) {
                     unconfirmedBatch = false;

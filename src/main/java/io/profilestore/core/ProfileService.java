@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.api.Profile;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.ProfileTables;
 import io.profilestore.db.RowWrite;
 import io.profilestore.db.RowWrite.EraseProfile;
 import io.profilestore.db.RowWrite.LinkProfile;
@@ -30,15 +30,15 @@ public class ProfileService {
     public record Update(UUID pid, long expectedVersion, JsonNode data) {
     }
 
-    private final ProfileDao dao;
+    private final ProfileTables tables;
     private final ChangeRunner changes;
     private final Documents documents;
     private final int maxBatchSize;
     private final int maxProfilesPerUser;
 
-    public ProfileService(ProfileDao dao, ChangeRunner changes, Documents documents, int maxBatchSize,
+    public ProfileService(ProfileTables tables, ChangeRunner changes, Documents documents, int maxBatchSize,
             int maxProfilesPerUser) {
-        this.dao = dao;
+        this.tables = tables;
         this.changes = changes;
         this.documents = documents;
         this.maxBatchSize = maxBatchSize;
@@ -46,7 +46,7 @@ public class ProfileService {
     }
 
     public Profile get(UUID pid) {
-        return dao.find(pid).map(ProfileService::toProfile).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
+        return tables.find(pid).map(ProfileService::toProfile).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
     }
 
     /** Creates a profile, under a new user when {@code uid} is null. */
@@ -57,11 +57,11 @@ public class ProfileService {
         UUID owner = newUser ? UUID.randomUUID() : uid;
         return underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner)), change -> {
             if (!newUser) {
-                var user = dao.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
+                var user = tables.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
                 if (user.masterUid() != null) {
                     throw new UserMergedException(owner, user.masterUid());
                 }
-                int holds = dao.pidsOfUser(owner).size();
+                int holds = tables.pidsOfUser(owner).size();
                 if (holds + 1 > maxProfilesPerUser) {
                     throw new UserFullException(owner, holds + 1, maxProfilesPerUser);
                 }
@@ -153,7 +153,7 @@ public class ProfileService {
         var documentsByPid = new LinkedHashMap<UUID, String>();
         byPid.forEach((pid, update) -> documentsByPid.put(pid, documents.compact(update.data())));
         return underLock(byPid.keySet().stream().map(EntityLocks::profile).toList(), change -> {
-            var current = dao.findAll(byPid.keySet());
+            var current = tables.findAll(byPid.keySet());
             var missing = byPid.keySet().stream().filter(pid -> !current.containsKey(pid)).toList();
             if (!missing.isEmpty()) {
                 throw new ProfileNotFoundException(missing);
@@ -193,7 +193,7 @@ public class ProfileService {
     }
 
     private ProfileRow current(UUID pid, long expectedVersion) {
-        var current = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
+        var current = tables.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
         if (current.version() != expectedVersion) {
             throw new VersionMismatchException(Map.of(pid, current.version()));
         }

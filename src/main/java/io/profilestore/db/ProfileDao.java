@@ -23,7 +23,7 @@ import java.util.concurrent.CompletionStage;
  * The Cassandra tables of profiles and users. Reads and writes run at QUORUM (the session's default). Writes
  * carry the caller's timestamp (the lock's fence) and write every column, so the newest write wins whole.
  */
-public class ProfileDao {
+public class ProfileDao implements ProfileTables {
 
     private static final String PROFILE_COLUMNS =
             "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written";
@@ -69,11 +69,13 @@ public class ProfileDao {
         this.selectLink = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
     }
 
+    @Override
     public Optional<ProfileRow> find(UUID pid) {
         return findAll(List.of(pid)).values().stream().findFirst();
     }
 
     /** Reads the profiles in parallel, one partition each (a multi-partition IN would load one coordinator). */
+    @Override
     public Map<UUID, ProfileRow> findAll(Collection<UUID> pids) {
         var reads = pids.stream()
                 .map(pid -> session.executeAsync(selectProfile.bind(pid).setIdempotent(true)))
@@ -90,6 +92,7 @@ public class ProfileDao {
         return found;
     }
 
+    @Override
     public Optional<UserRow> findUser(UUID uid) {
         return findUsers(List.of(uid)).values().stream().findFirst();
     }
@@ -163,6 +166,7 @@ public class ProfileDao {
     }
 
     /** The pids of a user: one partition of {@code uid_pid}, paged through. */
+    @Override
     public List<UUID> pidsOfUser(UUID uid) {
         try {
             var pids = new java.util.ArrayList<UUID>();
@@ -179,6 +183,7 @@ public class ProfileDao {
      * Applies the writes as one write at the given timestamp: one statement alone, several as a logged batch (all or
      * nothing, also across partitions), in the order given. Returns once Cassandra confirmed it.
      */
+    @Override
     public void apply(List<RowWrite> writes, long timestampMicros) {
         var statements = writes.stream().map(this::statementOf).toList();
         Statement<?> write = statements.size() == 1
