@@ -40,32 +40,30 @@ final class InMemoryLocks implements ChangeLocks, UnsettledWrites {
 
     @Override
     public Lease acquire(Collection<String> wanted) {
-        return take(UUID.randomUUID(), List.of(), wanted, System.nanoTime());
+        return acquireMore(new Lease(UUID.randomUUID(), List.of(), 0, System.nanoTime()), wanted);
     }
 
+    /** Nothing new to lock leaves the lease as it is; otherwise every entity it then holds shares a new fence. */
     @Override
     public Lease acquireMore(Lease held, Collection<String> wanted) {
-        var more = new TreeSet<>(wanted);
-        more.removeAll(held.entities());
-        return more.isEmpty() ? held : take(held.holder(), held.entities(), more, held.acquiredNanos());
-    }
-
-    private Lease take(UUID holder, List<String> alreadyHeld, Collection<String> wanted, long started) {
-        var taken = wanted.stream().filter(holders::containsKey).sorted().toList();
+        var entities = new TreeSet<>(held.entities());
+        if (!entities.addAll(wanted)) {
+            return held;
+        }
+        var taken = wanted.stream().filter(entity -> !held.entities().contains(entity) && holders.containsKey(entity))
+                .distinct().sorted().toList();
         if (!taken.isEmpty()) {
             throw new EntitiesLockedException(taken);
         }
-        var entities = new TreeSet<>(alreadyHeld);
-        entities.addAll(wanted);
         long fence = ++clockMicros;
         for (var entity : entities) {
             fence = Math.max(fence, fences.getOrDefault(entity, 0L) + 1);
         }
         for (var entity : entities) {
-            holders.put(entity, holder);
+            holders.put(entity, held.holder());
             fences.put(entity, fence);
         }
-        return new Lease(holder, List.copyOf(entities), fence, started);
+        return new Lease(held.holder(), List.copyOf(entities), fence, held.acquiredNanos());
     }
 
     @Override
