@@ -19,7 +19,7 @@ import javax.sql.DataSource;
  * The audit trail in PostgreSQL: changes' records (in the change's transaction) and their outcomes, the
  * statement that records look-ups (which {@link AuditGroupWriter} commits in groups), and the trail's queries.
  */
-public class AuditLog {
+public class AuditLog implements ChangeOutcomes {
 
     private static final String INSERT = """
             INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
@@ -75,6 +75,7 @@ public class AuditLog {
      * Appends the status of change records whose outcome is now known (once: a known status is never changed). An
      * id without a record (its change's transaction rolled back) is passed over, not an error for the others.
      */
+    @Override
     public void recordOutcome(List<Long> ids, int status) {
         try (Connection connection = dataSource.getConnection(); var statement = connection.prepareStatement(OUTCOME)) {
             statement.setInt(1, status);

@@ -50,7 +50,8 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
             var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(),
                     bootstrap.getMetricRegistry());
             var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
-            var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration());
+            var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration(),
+                    bootstrap.getMetricRegistry());
             var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), java.util.List.of(),
                     WritePathProbe.NONE);
             var journal = new UserOperations(backends.postgres());

@@ -1,16 +1,20 @@
 package io.profilestore.core;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.profilestore.audit.AuditContext;
 import io.profilestore.audit.AuditLog;
+import io.profilestore.audit.ChangeOutcomes;
 import io.profilestore.db.CassandraUnavailableException;
-import io.profilestore.db.EntityLocks;
+import io.profilestore.db.ChangeLocks;
+import io.profilestore.db.ChangeLocks.Release;
 import io.profilestore.db.Journal;
 import io.profilestore.db.Lease;
 import io.profilestore.db.LeaseLostException;
 import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileDao;
+import io.profilestore.db.PostgresUnavailableException;
+import io.profilestore.db.ProfileTables;
+import io.profilestore.db.RowWrite;
 import io.profilestore.db.UnsettledChanges;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -26,43 +30,39 @@ public class ChangeRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChangeRunner.class);
 
-    private final ProfileDao dao;
-    private final EntityLocks locks;
-    private final AuditLog audit;
-    private final List<java.time.Duration> unknownOutcomeRechecks;
+    private final ProfileTables tables;
+    private final ChangeLocks locks;
+    private final ChangeOutcomes audit;
+    private final List<Duration> unknownOutcomeRechecks;
     private final WritePathProbe probe;
     private final Runnable changesRecorded;
     private final UnsettledBatches unsettledBatches;
 
-    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
+    public ChangeRunner(ProfileTables tables, ChangeLocks locks, ChangeOutcomes audit, List<Duration> unknownOutcomeRechecks,
             WritePathProbe probe) {
-        this(dao, locks, audit, unknownOutcomeRechecks, probe, () -> { });
+        this(tables, locks, audit, unknownOutcomeRechecks, probe, () -> { });
     }
 
     /**
      * {@code changesRecorded} is told when a change's outbox records are committed and its write has landed (the
      * relay of this process, which then publishes them at once instead of at its next poll).
      */
-    public ChangeRunner(ProfileDao dao, EntityLocks locks, AuditLog audit, List<java.time.Duration> unknownOutcomeRechecks,
+    public ChangeRunner(ProfileTables tables, ChangeLocks locks, ChangeOutcomes audit, List<Duration> unknownOutcomeRechecks,
             WritePathProbe probe, Runnable changesRecorded) {
-        this.dao = dao;
+        this.tables = tables;
         this.locks = locks;
         this.audit = audit;
         this.unknownOutcomeRechecks = List.copyOf(unknownOutcomeRechecks);
         this.probe = probe;
         this.changesRecorded = changesRecorded;
-        this.unsettledBatches = new UnsettledBatches(dao, locks.unsettled());
-    }
-
-    public EntityLocks locks() {
-        return locks;
+        this.unsettledBatches = new UnsettledBatches(tables, locks.unsettled());
     }
 
     /** Runs a change holding the entities' locks, and releases them whatever happens. */
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
         var change = new Change(locks.acquire(entities));
         T result = null;
-        EntityLocks.Release released;
+        Release released;
         boolean done = false;
         try {
             unsettledBatches.settle(change);
@@ -110,9 +110,9 @@ public class ChangeRunner {
      * gone (whatever our clock says of the lease: a failover loses rows), or, PostgreSQL silent, the write outlasted
      * the lease.
      */
-    private static boolean lost(Change change, EntityLocks.Release released) {
-        return released == EntityLocks.Release.NOT_OURS
-                || released == EntityLocks.Release.UNKNOWN && !change.heldWhileWriting;
+    private static boolean lost(Change change, Release released) {
+        return released == Release.NOT_OURS
+                || released == Release.UNKNOWN && !change.heldWhileWriting;
     }
 
     /**
@@ -173,12 +173,12 @@ public class ChangeRunner {
          * for it; the lease is renewed first, as for any write. Should this write go unconfirmed, the batch stays
          * unsettled, for the next holder.
          */
-        void writeAgain(List<BoundStatement> statements, Journal journal) {
-            if (statements.isEmpty()) {
+        void writeAgain(List<RowWrite> writes, Journal journal) {
+            if (writes.isEmpty()) {
                 return;
             }
             locks.recordChange(lease, List.of(), journal);
-            dao.apply(statements, lease.fence());
+            tables.apply(writes, lease.fence());
             fenceAbove(lease.fence());
         }
 
@@ -190,11 +190,11 @@ public class ChangeRunner {
             lease = locks.raiseFence(lease, Math.addExact(written, 1));
         }
 
-        public void commit(List<OutboxRecord> records, List<BoundStatement> statements) {
-            commit(records, statements, Journal.NONE);
+        public void commit(List<OutboxRecord> records, List<RowWrite> writes) {
+            commit(records, writes, Journal.NONE);
         }
 
-        public void commit(List<OutboxRecord> records, List<BoundStatement> statements, Journal journal) {
+        public void commit(List<OutboxRecord> records, List<RowWrite> writes, Journal journal) {
             long renewed = System.nanoTime();
             // who made the change goes into the audit trail in the same transaction as its record
             var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()),
@@ -207,7 +207,7 @@ public class ChangeRunner {
             this.records = List.copyOf(records);
             probe.recorded(lease);
             try {
-                applyBatch(statements);
+                applyBatch(writes);
             } catch (CassandraUnavailableException e) {
                 if (e.maybeApplied() && !locks.recordAgainLater(records, unknownOutcomeRechecks)) {
                     LOG.warn("an unconfirmed write could not be announced again for later; reconcile repairs its index");
@@ -230,7 +230,7 @@ public class ChangeRunner {
             } catch (LeaseLostException e) {
                 unconfirmedBatch = false; // refused: nothing was recorded
                 throw e;
-            } catch (io.profilestore.db.PostgresUnavailableException e) {
+            } catch (PostgresUnavailableException e) {
                 if (!e.commitUnconfirmed()) {
                     unconfirmedBatch = false; // failed before its commit was sent
                 }
@@ -239,9 +239,9 @@ public class ChangeRunner {
             recordedBatch |= batch;
         }
 
-        private void applyBatch(List<BoundStatement> statements) {
+        private void applyBatch(List<RowWrite> writes) {
             try {
-                dao.apply(statements, lease.fence());
+                tables.apply(writes, lease.fence());
             } catch (CassandraUnavailableException e) {
                 if (!e.maybeApplied()) {
                     unconfirmedBatch = false;

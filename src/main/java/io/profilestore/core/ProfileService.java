@@ -1,12 +1,17 @@
 package io.profilestore.core;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.api.Profile;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.ProfileTables;
+import io.profilestore.db.RowWrite;
+import io.profilestore.db.RowWrite.EraseProfile;
+import io.profilestore.db.RowWrite.LinkProfile;
+import io.profilestore.db.RowWrite.PutNewUser;
+import io.profilestore.db.RowWrite.PutProfile;
+import io.profilestore.db.RowWrite.UnlinkProfile;
 import java.util.ArrayList;
 
 import java.util.LinkedHashMap;
@@ -25,15 +30,15 @@ public class ProfileService {
     public record Update(UUID pid, long expectedVersion, JsonNode data) {
     }
 
-    private final ProfileDao dao;
+    private final ProfileTables tables;
     private final ChangeRunner changes;
     private final Documents documents;
     private final int maxBatchSize;
     private final int maxProfilesPerUser;
 
-    public ProfileService(ProfileDao dao, ChangeRunner changes, Documents documents, int maxBatchSize,
+    public ProfileService(ProfileTables tables, ChangeRunner changes, Documents documents, int maxBatchSize,
             int maxProfilesPerUser) {
-        this.dao = dao;
+        this.tables = tables;
         this.changes = changes;
         this.documents = documents;
         this.maxBatchSize = maxBatchSize;
@@ -41,7 +46,7 @@ public class ProfileService {
     }
 
     public Profile get(UUID pid) {
-        return dao.find(pid).map(ProfileService::toProfile).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
+        return tables.find(pid).map(ProfileService::toProfile).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
     }
 
     /** Creates a profile, under a new user when {@code uid} is null. */
@@ -52,22 +57,22 @@ public class ProfileService {
         UUID owner = newUser ? UUID.randomUUID() : uid;
         return underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner)), change -> {
             if (!newUser) {
-                var user = dao.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
+                var user = tables.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
                 if (user.masterUid() != null) {
                     throw new UserMergedException(owner, user.masterUid());
                 }
-                int holds = dao.pidsOfUser(owner).size();
+                int holds = tables.pidsOfUser(owner).size();
                 if (holds + 1 > maxProfilesPerUser) {
                     throw new UserFullException(owner, holds + 1, maxProfilesPerUser);
                 }
             }
             var at = change.lease().timestamp();
             var row = new ProfileRow(pid, owner, owner, 1, document, at, at, change.lease().fence());
-            var statements = new ArrayList<BoundStatement>(List.of(dao.putProfile(row), dao.linkProfile(owner, pid)));
+            var writes = new ArrayList<RowWrite>(List.of(new PutProfile(row), new LinkProfile(owner, pid)));
             if (newUser) {
-                statements.add(dao.putUser(owner, at));
+                writes.add(new PutNewUser(owner, at));
             }
-            change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), statements);
+            change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), writes);
             return toProfile(row);
         });
     }
@@ -96,16 +101,16 @@ public class ProfileService {
         return underLock(entities, change -> {
             var lease = change.lease();
             var at = lease.timestamp();
-            var statements = new ArrayList<BoundStatement>();
+            var writes = new ArrayList<RowWrite>();
             var records = new ArrayList<OutboxRecord>();
             var created = new ArrayList<Profile>();
             for (int i = 0; i < pids.size(); i++) {
                 var row = new ProfileRow(pids.get(i), uids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence());
-                statements.addAll(List.of(dao.putProfile(row), dao.linkProfile(row.uid(), row.pid()), dao.putUser(row.uid(), at)));
+                writes.addAll(List.of(new PutProfile(row), new LinkProfile(row.uid(), row.pid()), new PutNewUser(row.uid(), at)));
                 records.add(OutboxRecord.profile(row.pid(), 1, lease.fence()));
                 created.add(toProfile(row));
             }
-            change.commit(records, statements);
+            change.commit(records, writes);
             return created;
         });
     }
@@ -125,7 +130,7 @@ public class ProfileService {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
             change.commit(List.of(OutboxRecord.profileErased(pid, current.version() + 1, change.lease().fence())),
-                    List.of(dao.eraseProfile(pid), dao.unlinkProfile(current.uid(), pid)));
+                    List.of(new EraseProfile(pid), new UnlinkProfile(current.uid(), pid)));
             return null;
         });
     }
@@ -148,7 +153,7 @@ public class ProfileService {
         var documentsByPid = new LinkedHashMap<UUID, String>();
         byPid.forEach((pid, update) -> documentsByPid.put(pid, documents.compact(update.data())));
         return underLock(byPid.keySet().stream().map(EntityLocks::profile).toList(), change -> {
-            var current = dao.findAll(byPid.keySet());
+            var current = tables.findAll(byPid.keySet());
             var missing = byPid.keySet().stream().filter(pid -> !current.containsKey(pid)).toList();
             if (!missing.isEmpty()) {
                 throw new ProfileNotFoundException(missing);
@@ -171,7 +176,7 @@ public class ProfileService {
                         change.lease().fence()));
             });
             change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(),
-                    rows.stream().map(dao::putProfile).toList());
+                    rows.stream().<RowWrite>map(PutProfile::new).toList());
             return rows.stream().map(ProfileService::toProfile).toList();
         });
     }
@@ -182,13 +187,13 @@ public class ProfileService {
             change.fenceAbove(current.written());
             var next = new ProfileRow(pid, current.uid(), current.recordedHome(), current.version() + 1, newDocument.apply(current),
                     current.createdAt(), change.lease().timestamp(), change.lease().fence());
-            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(dao.putProfile(next)));
+            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(new PutProfile(next)));
             return toProfile(next);
         });
     }
 
     private ProfileRow current(UUID pid, long expectedVersion) {
-        var current = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
+        var current = tables.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
         if (current.version() != expectedVersion) {
             throw new VersionMismatchException(Map.of(pid, current.version()));
         }

@@ -6,6 +6,9 @@ import io.profilestore.db.JournalHistory;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileDao.Link;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.RowWrite.LinkProfile;
+import io.profilestore.db.RowWrite.PutNewUser;
+import io.profilestore.db.RowWrite.UnlinkProfile;
 import io.profilestore.db.UserRow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -134,7 +137,7 @@ public class TableCheck {
                 return false;
             }
             change.fenceAbove(row.written());
-            change.commit(List.of(), List.of(dao.linkProfile(uid, pid)));
+            change.commit(List.of(), List.of(new LinkProfile(uid, pid)));
             LOG.info("check-tables: user {} lists profile {} again", uid, pid);
             return true;
         });
@@ -148,7 +151,7 @@ public class TableCheck {
                 return false;
             }
             change.fenceAbove(row == null ? 0 : row.written());
-            change.commit(List.of(), List.of(dao.unlinkProfile(link.uid(), link.pid())));
+            change.commit(List.of(), List.of(new UnlinkProfile(link.uid(), link.pid())));
             LOG.info("check-tables: user {} no longer lists profile {}", link.uid(), link.pid());
             return true;
         });
@@ -162,7 +165,7 @@ public class TableCheck {
                 return false;
             }
             change.fenceAbove(row.written());
-            change.commit(List.of(), List.of(dao.putUser(uid, change.lease().timestamp())));
+            change.commit(List.of(), List.of(new PutNewUser(uid, change.lease().timestamp())));
             LOG.info("check-tables: user {} of profile {} made", uid, pid);
             return true;
         });

@@ -2,10 +2,12 @@ package io.profilestore.core;
 
 import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.EntityLocks;
-import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UnsettledChanges;
-import io.profilestore.db.UnsettledChanges.Unsettled;
+import io.profilestore.db.ProfileTables;
+import io.profilestore.db.RowWrite;
+import io.profilestore.db.RowWrite.PutProfile;
+import io.profilestore.db.UnsettledWrites;
+import io.profilestore.db.UnsettledWrites.Unsettled;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
@@ -43,11 +45,11 @@ final class UnsettledBatches {
     /** More earlier holders than this, one found through another, is a loop. */
     private static final int MOST_HOLDERS = 100;
 
-    private final ProfileDao dao;
-    private final UnsettledChanges unsettled;
+    private final ProfileTables tables;
+    private final UnsettledWrites unsettled;
 
-    UnsettledBatches(ProfileDao dao, UnsettledChanges unsettled) {
-        this.dao = dao;
+    UnsettledBatches(ProfileTables tables, UnsettledWrites unsettled) {
+        this.tables = tables;
         this.unsettled = unsettled;
     }
 
@@ -74,7 +76,7 @@ final class UnsettledBatches {
     }
 
     private void settle(ChangeRunner.Change change, Unsettled batch) {
-        var rows = dao.findAll(batch.pids()).values();
+        var rows = tables.findAll(batch.pids()).values();
         // a row at the batch's fence holds the batch; one below it does not, and the batch may still land there
         var holding = rows.stream().filter(row -> row.written() == batch.fence()).toList();
         var without = rows.stream().filter(row -> row.written() < batch.fence()).toList();
@@ -107,7 +109,7 @@ final class UnsettledBatches {
         if (!again.isEmpty()) {
             long above = Math.max(batch.fence(), batch.revokedFence() == null ? 0 : batch.revokedFence());
             change.fenceAbove(Math.max(above, rows.stream().mapToLong(ProfileRow::written).max().orElse(0)));
-            change.writeAgain(again.stream().map(dao::putProfile).toList(),
+            change.writeAgain(again.stream().<RowWrite>map(PutProfile::new).toList(),
                     unsettled.revoke(batch.holder(), change.lease().fence()));
         }
         unsettled.settled(batch.holder());

@@ -1,6 +1,5 @@
 package io.profilestore.core;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.profilestore.api.Profile;
 import io.profilestore.api.User;
 import io.profilestore.api.UserResults;
@@ -11,6 +10,11 @@ import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.PostgresUnavailableException;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.RowWrite;
+import io.profilestore.db.RowWrite.LinkProfile;
+import io.profilestore.db.RowWrite.PutProfile;
+import io.profilestore.db.RowWrite.PutUser;
+import io.profilestore.db.RowWrite.UnlinkProfile;
 import io.profilestore.db.UserOperations;
 import io.profilestore.db.UserOperations.Kind;
 import io.profilestore.db.UserOperations.Move;
@@ -121,7 +125,7 @@ public class UserService {
                     var lease = change.lease();
                     var next = current.under(root, current.version() + 1, lease.timestamp(), lease.fence());
                     change.commit(List.of(OutboxRecord.profile(pid, next.version(), lease.fence())),
-                            List.of(dao.putProfile(next), dao.unlinkProfile(from, pid), dao.linkProfile(root, pid)));
+                            List.of(new PutProfile(next), new UnlinkProfile(from, pid), new LinkProfile(root, pid)));
                     return true;
                 });
     }
@@ -224,20 +228,20 @@ public class UserService {
             var rows = dao.findAll(moves.stream().map(Move::pid).toList());
             change.fenceAbove(UserTrees.newestWrite(rows.values(), users.values()));
             long fence = change.lease().fence();
-            var statements = new ArrayList<BoundStatement>();
-            users.values().forEach(user -> statements.add(dao.putUser(user)));
+            var writes = new ArrayList<RowWrite>();
+            users.values().forEach(user -> writes.add(new PutUser(user)));
             for (var move : moves) {
                 var row = rows.get(move.pid());
                 if (row != null) {
-                    statements.add(dao.putProfile(row));
-                    statements.add(dao.linkProfile(row.uid(), row.pid()));
+                    writes.add(new PutProfile(row));
+                    writes.add(new LinkProfile(row.uid(), row.pid()));
                 }
                 if (row == null || !row.uid().equals(move.to())) {
-                    statements.add(dao.unlinkProfile(move.to(), move.pid()));
+                    writes.add(new UnlinkProfile(move.to(), move.pid()));
                 }
             }
             change.commit(rows.values().stream().map(row -> OutboxRecord.profile(row.pid(), row.version(), fence)).toList(),
-                    statements);
+                    writes);
             return journal.finish(operation.opId(), false);
         });
     }
@@ -256,21 +260,21 @@ public class UserService {
         change.fenceAbove(prepared.newestWrite());
         var lease = change.lease();
         var plan = prepared.plan(lease.timestamp(), lease.fence());
-        var statements = new ArrayList<BoundStatement>();
-        plan.profiles().forEach(row -> statements.add(dao.putProfile(row)));
-        plan.unlinks().forEach(link -> statements.add(dao.unlinkProfile(link.uid(), link.pid())));
-        plan.links().forEach(link -> statements.add(dao.linkProfile(link.uid(), link.pid())));
-        plan.users().forEach(user -> statements.add(dao.putUser(user)));
+        var writes = new ArrayList<RowWrite>();
+        plan.profiles().forEach(row -> writes.add(new PutProfile(row)));
+        plan.unlinks().forEach(link -> writes.add(new UnlinkProfile(link.uid(), link.pid())));
+        plan.links().forEach(link -> writes.add(new LinkProfile(link.uid(), link.pid())));
+        plan.users().forEach(user -> writes.add(new PutUser(user)));
         var records = plan.profiles().stream().map(row -> OutboxRecord.profile(row.pid(), row.version(), lease.fence()))
                 .toList();
         if (operation == null) {
-            change.commit(records, statements);
+            change.commit(records, writes);
             return plan.answer();
         }
         Journal record = resume ? journal.moreMoves(operation.opId(), plan.moves())
                 : operation.kind() == Kind.MERGE ? journal.recordMerge(operation, plan.moves())
                 : journal.recordUnmerge(operation, plan.moves());
-        commitJournaled(change, operation, records, statements, record, resume);
+        commitJournaled(change, operation, records, writes, record, resume);
         finish(operation);
         return plan.answer();
     }
@@ -348,9 +352,9 @@ public class UserService {
      * are tried again.)
      */
     private void commitJournaled(ChangeRunner.Change change, Operation operation, List<OutboxRecord> records,
-            List<BoundStatement> statements, Journal record, boolean resume) {
+            List<RowWrite> writes, Journal record, boolean resume) {
         try {
-            change.commit(records, statements, record);
+            change.commit(records, writes, record);
         } catch (PostgresUnavailableException e) {
             if (!resume && e.commitUnconfirmed()) {
                 throw new OperationPendingException(operation.opId(), operation.kind(), operation.target(), e);

@@ -5,6 +5,7 @@ import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.JournalHistory;
 import io.profilestore.db.JournalHistory.Edge;
+import io.profilestore.db.RowWrite.PutUser;
 import io.profilestore.db.UserRow;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -163,7 +164,7 @@ final class UserTreeCheck {
                 return false;
             }
             change.fenceAbove(row.written());
-            change.commit(List.of(), List.of(dao.putUser(row.next(chain.root(), row.parent(), change.lease().timestamp()))));
+            change.commit(List.of(), List.of(new PutUser(row.next(chain.root(), row.parent(), change.lease().timestamp()))));
             LOG.info("check-tables: user {} has master {} (the root of its chain of parents) again", uid, chain.root());
             return true;
         });

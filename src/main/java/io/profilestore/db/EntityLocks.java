@@ -34,7 +34,7 @@ import javax.sql.DataSource;
  * is found gone when the change is recorded, before anything is written; a release lost in a crash only refuses the
  * next writer until the lease runs out. ({@link #raiseFence}, when it raises, commits on its own and still waits.)
  */
-public class EntityLocks {
+public class EntityLocks implements ChangeLocks {
 
     private static final String ACQUIRE = """
             INSERT INTO entity_lock AS l (entity, holder, lease_until, fence)
@@ -99,10 +99,6 @@ public class EntityLocks {
     private final Meter conflicts;
     private final UnsettledChanges unsettled;
 
-    public EntityLocks(DataSource dataSource, Duration lease) {
-        this(dataSource, lease, new MetricRegistry());
-    }
-
     public EntityLocks(DataSource dataSource, Duration lease, MetricRegistry metrics) {
         this.dataSource = dataSource;
         this.lease = lease;
@@ -110,11 +106,12 @@ public class EntityLocks {
         this.unsettled = new UnsettledChanges(dataSource);
     }
 
-    /** The changes of several profiles that may still land, as this lock table records them. */
+    @Override
     public UnsettledChanges unsettled() {
         return unsettled;
     }
 
+    @Override
     public Duration lease() {
         return lease;
     }
@@ -133,6 +130,7 @@ public class EntityLocks {
      *
      * @throws EntitiesLockedException when any of them is held by another request
      */
+    @Override
     public Lease acquire(Collection<String> wanted) {
         return take(UUID.randomUUID(), List.of(), wanted, System.nanoTime());
     }
@@ -143,6 +141,7 @@ public class EntityLocks {
      *
      * @throws EntitiesLockedException when any of the new ones is held by another request
      */
+    @Override
     public Lease acquireMore(Lease held, Collection<String> wanted) {
         var more = new TreeSet<>(wanted);
         more.removeAll(held.entities());
@@ -242,6 +241,7 @@ public class EntityLocks {
      *
      * @throws LeaseLostException when some lock is no longer ours
      */
+    @Override
     public Lease raiseFence(Lease held, long floor) {
         if (held.fence() >= floor) {
             return held;
@@ -260,16 +260,13 @@ public class EntityLocks {
         }
     }
 
-    public void recordChange(Lease held, List<OutboxRecord> records) {
-        recordChange(held, records, Journal.NONE);
-    }
-
     /**
      * Renews the lease and records the changes for the indexer, in one transaction with the journal's work: no
      * change is written to Cassandra without its record, and none by a holder whose lease ran out.
      *
      * @throws LeaseLostException when some lock is no longer ours; nothing is recorded then
      */
+    @Override
     public void recordChange(Lease held, List<OutboxRecord> records, Journal journal) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
@@ -308,6 +305,7 @@ public class EntityLocks {
      * write no longer than its lease, may have indexed the row as it was before. Outside any lock (the new records
      * only make the indexer read Cassandra again); returns whether PostgreSQL took them.
      */
+    @Override
     public boolean recordAgain(List<OutboxRecord> records) {
         try (Connection connection = dataSource.getConnection()) {
             // the lease is over already: the indexer takes what Cassandra holds
@@ -322,6 +320,7 @@ public class EntityLocks {
      * Records changes once more after each delay, for a write Cassandra did not confirm: it may land later, when
      * no record of it is left for the indexer. Outside any lock; returns whether PostgreSQL took them.
      */
+    @Override
     public boolean recordAgainLater(List<OutboxRecord> records, List<Duration> delays) {
         try (Connection connection = dataSource.getConnection()) {
             for (var delay : delays) {
@@ -350,14 +349,12 @@ public class EntityLocks {
         }
     }
 
-    /** What releasing found: every lock still ours; some not ours any more; or PostgreSQL could not say. */
-    public enum Release { RELEASED, NOT_OURS, UNKNOWN }
-
     /**
      * Frees the locks that are still ours. NOT_OURS: some ran out and were taken by another request, or their rows
      * are gone (a failover lost them), and another request may have written meanwhile. Never throws: a lock that
      * cannot be freed now (UNKNOWN) runs out.
      */
+    @Override
     public Release release(Lease held) {
         try (Connection connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(RELEASE)) {

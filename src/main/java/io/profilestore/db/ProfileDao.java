@@ -9,7 +9,6 @@ import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.concurrent.CompletionStage;
  * The Cassandra tables of profiles and users. Reads and writes run at QUORUM (the session's default). Writes
  * carry the caller's timestamp (the lock's fence) and write every column, so the newest write wins whole.
  */
-public class ProfileDao {
+public class ProfileDao implements ProfileTables {
 
     private static final String PROFILE_COLUMNS =
             "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written";
@@ -70,11 +69,13 @@ public class ProfileDao {
         this.selectLink = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
     }
 
+    @Override
     public Optional<ProfileRow> find(UUID pid) {
         return findAll(List.of(pid)).values().stream().findFirst();
     }
 
     /** Reads the profiles in parallel, one partition each (a multi-partition IN would load one coordinator). */
+    @Override
     public Map<UUID, ProfileRow> findAll(Collection<UUID> pids) {
         var reads = pids.stream()
                 .map(pid -> session.executeAsync(selectProfile.bind(pid).setIdempotent(true)))
@@ -91,6 +92,7 @@ public class ProfileDao {
         return found;
     }
 
+    @Override
     public Optional<UserRow> findUser(UUID uid) {
         return findUsers(List.of(uid)).values().stream().findFirst();
     }
@@ -163,22 +165,8 @@ public class ProfileDao {
         return found;
     }
 
-    public BoundStatement putProfile(ProfileRow row) {
-        return insertProfile.bind(row.pid(), row.uid(), row.recordedHome(), row.version(), row.data(), row.createdAt(),
-                row.updatedAt());
-    }
-
-    public BoundStatement putUser(UUID uid, Instant at) {
-        return insertUser.bind(uid, 1L, at, at);
-    }
-
-    /** A user's whole row: like profiles, users are always written whole, so the newest write wins whole. */
-    public BoundStatement putUser(UserRow user) {
-        return upsertUser.bind(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
-                user.updatedAt());
-    }
-
     /** The pids of a user: one partition of {@code uid_pid}, paged through. */
+    @Override
     public List<UUID> pidsOfUser(UUID uid) {
         try {
             var pids = new java.util.ArrayList<UUID>();
@@ -191,27 +179,45 @@ public class ProfileDao {
         }
     }
 
-    public BoundStatement linkProfile(UUID uid, UUID pid) {
-        return insertUserProfile.bind(uid, pid);
-    }
-
-    public BoundStatement eraseProfile(UUID pid) {
-        return deleteProfile.bind(pid);
-    }
-
-    public BoundStatement unlinkProfile(UUID uid, UUID pid) {
-        return deleteUserProfile.bind(uid, pid);
-    }
-
     /**
-     * Applies the statements as one write at the given timestamp: one statement alone, several as a logged
-     * batch (all or nothing, also across partitions). Returns once Cassandra confirmed it.
+     * Applies the writes as one write at the given timestamp: one statement alone, several as a logged batch (all or
+     * nothing, also across partitions), in the order given. Returns once Cassandra confirmed it.
      */
-    public void apply(List<BoundStatement> statements, long timestampMicros) {
+    @Override
+    public void apply(List<RowWrite> writes, long timestampMicros) {
+        var statements = writes.stream().map(this::statementOf).toList();
         Statement<?> write = statements.size() == 1
                 ? statements.get(0)
                 : BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(BoundStatement[]::new));
         writer.execute(write.setQueryTimestamp(timestampMicros).setIdempotent(true));
+    }
+
+    /** Every column of a row is bound, so that the newest write wins whole. */
+    private BoundStatement statementOf(RowWrite write) {
+        if (write instanceof RowWrite.PutProfile put) {
+            var row = put.row();
+            return insertProfile.bind(row.pid(), row.uid(), row.recordedHome(), row.version(), row.data(),
+                    row.createdAt(), row.updatedAt());
+        }
+        if (write instanceof RowWrite.EraseProfile erase) {
+            return deleteProfile.bind(erase.pid());
+        }
+        if (write instanceof RowWrite.PutUser put) {
+            var user = put.user();
+            return upsertUser.bind(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
+                    user.updatedAt());
+        }
+        if (write instanceof RowWrite.PutNewUser put) {
+            return insertUser.bind(put.uid(), 1L, put.at(), put.at());
+        }
+        if (write instanceof RowWrite.LinkProfile link) {
+            return insertUserProfile.bind(link.uid(), link.pid());
+        }
+        if (write instanceof RowWrite.UnlinkProfile unlink) {
+            return deleteUserProfile.bind(unlink.uid(), unlink.pid());
+        }
+        // RowWrite is sealed; Java 17 cannot check a chain of instanceof for exhaustiveness
+        throw new IllegalArgumentException("no statement for " + write.getClass());
     }
 
     private static UserRow user(Row row) {

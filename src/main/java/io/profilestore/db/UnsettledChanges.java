@@ -1,5 +1,6 @@
 package io.profilestore.db;
 
+import io.profilestore.db.ChangeLocks.Release;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -19,14 +20,7 @@ import javax.sql.DataSource;
  * and removed when its locks are freed after the write was confirmed; one left behind is settled by the next holder of
  * any of its locks.
  */
-public class UnsettledChanges {
-
-    /**
-     * A change that may still land: its profiles and the fence its write carries; the fence a settler writes its rows
-     * again at (null: none yet); and how long ago it was first found landed in part (null: never).
-     */
-    public record Unsettled(UUID holder, List<UUID> pids, long fence, Long revokedFence, Duration partFor) {
-    }
+public class UnsettledChanges implements UnsettledWrites {
 
     private static final String PROFILE = "profile:";
 
@@ -85,7 +79,7 @@ public class UnsettledChanges {
         }
     }
 
-    /** The change of this (former) holder that may still land, if it recorded one. */
+    @Override
     public Optional<Unsettled> of(UUID holder) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("SELECT pids, fence, revoked_fence, "
@@ -107,7 +101,7 @@ public class UnsettledChanges {
         }
     }
 
-    /** Found landed in part: the time it was first found so is kept. */
+    @Override
     public void foundInPart(UUID holder) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(
@@ -124,6 +118,7 @@ public class UnsettledChanges {
      * then on only that fence on every row settles the change (a row at the batch's own fence may be the batch landed
      * after the rewrite was sent, not the batch standing).
      */
+    @Override
     public Journal revoke(UUID holder, long fence) {
         return connection -> {
             try (var statement = connection.prepareStatement(
@@ -140,7 +135,8 @@ public class UnsettledChanges {
      * confirm: the next holder takes them over, and settles that change first. Says whether they were still ours,
      * like {@link EntityLocks#release}.
      */
-    public EntityLocks.Release keepUntilTheLeaseRunsOut(Lease held) {
+    @Override
+    public Release keepUntilTheLeaseRunsOut(Lease held) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(
                         "SELECT count(*) FROM entity_lock WHERE entity = ANY(?::text[]) AND holder = ?")) {
@@ -148,14 +144,14 @@ public class UnsettledChanges {
             statement.setObject(2, held.holder());
             try (var rows = statement.executeQuery()) {
                 rows.next();
-                return rows.getLong(1) == held.entities().size() ? EntityLocks.Release.RELEASED : EntityLocks.Release.NOT_OURS;
+                return rows.getLong(1) == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
             }
         } catch (SQLException e) {
-            return EntityLocks.Release.UNKNOWN;
+            return Release.UNKNOWN;
         }
     }
 
-    /** The change stands whole or nowhere now (or was confirmed): it is forgotten. */
+    @Override
     public void settled(UUID holder) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("DELETE FROM unsettled_change WHERE holder = ?")) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.profilestore.testing.TestStack;
+import io.profilestore.testing.Stores;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -21,7 +21,7 @@ class EntityLocksIT {
 
     @BeforeEach
     void fresh() {
-        locks = new EntityLocks(TestStack.backends().postgres(), Duration.ofSeconds(30));
+        locks = Stores.locks(Duration.ofSeconds(30));
         a = "test:" + UUID.randomUUID();
         b = "test:" + UUID.randomUUID();
         c = "test:" + UUID.randomUUID();
@@ -70,7 +70,7 @@ class EntityLocksIT {
 
     @Test
     void aLeaseThatRanOutCanBeTakenAndItsHolderLearnsIt() {
-        var shortLocks = new EntityLocks(TestStack.backends().postgres(), Duration.ofSeconds(1));
+        var shortLocks = Stores.locks(Duration.ofSeconds(1));
         var first = shortLocks.acquire(List.of(a));
         assertThatThrownBy(() -> shortLocks.acquire(List.of(a))).isInstanceOf(EntitiesLockedException.class);
 
@@ -78,7 +78,8 @@ class EntityLocksIT {
                 .until(() -> shortLocks.acquire(List.of(a)), lease -> true);
 
         assertThat(second.fence()).isGreaterThan(first.fence());
-        assertThatThrownBy(() -> shortLocks.recordChange(first, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, first.fence()))))
+        assertThatThrownBy(() -> shortLocks.recordChange(first, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, first.fence())),
+                Journal.NONE))
                 .isInstanceOf(LeaseLostException.class);
         assertThat(shortLocks.release(first)).as("the first holder's lock is gone")
                 .isEqualTo(EntityLocks.Release.NOT_OURS);
@@ -90,9 +91,9 @@ class EntityLocksIT {
         var pid = UUID.randomUUID();
         var lease = locks.acquire(List.of(EntityLocks.profile(pid)));
 
-        locks.recordChange(lease, List.of(OutboxRecord.profile(pid, 7, lease.fence())));
+        locks.recordChange(lease, List.of(OutboxRecord.profile(pid, 7, lease.fence())), Journal.NONE);
 
-        assertThat(io.profilestore.testing.Stores.outboxVersions(pid)).containsExactly(7L);
+        assertThat(Stores.outboxVersions(pid)).containsExactly(7L);
         assertThat(locks.release(lease)).isEqualTo(EntityLocks.Release.RELEASED);
     }
 }

@@ -37,14 +37,14 @@ class LockCommitsIT {
         var threads = Executors.newCachedThreadPool();
         try (var pool = settings.build(new MetricRegistry(), "lock-commits-test");
                 var superuser = superuser()) {
-            var locks = new EntityLocks(pool, Duration.ofSeconds(30));
+            var locks = new EntityLocks(pool, Duration.ofSeconds(30), new MetricRegistry());
             waitForStandby(superuser, ABSENT_STANDBY);
             CompletableFuture<Void> recording = null;
             try {
                 var recorded = "test:" + UUID.randomUUID();
                 recording = CompletableFuture.runAsync(() -> {
                     var lease = locks.acquire(List.of(recorded));
-                    locks.recordChange(lease, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, lease.fence())));
+                    locks.recordChange(lease, List.of(OutboxRecord.profile(UUID.randomUUID(), 1, lease.fence())), Journal.NONE);
                     locks.release(lease);
                 }, threads);
                 // the record's commit waits for the standby: the setting is in force

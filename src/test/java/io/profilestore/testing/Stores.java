@@ -1,5 +1,6 @@
 package io.profilestore.testing;
 
+import com.codahale.metrics.MetricRegistry;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.Lease;
 import java.sql.SQLException;
@@ -80,7 +81,7 @@ public final class Stores {
     }
 
     public static EntityLocks locks(Duration lease) {
-        return new EntityLocks(TestStack.backends().postgres(), lease);
+        return new EntityLocks(TestStack.backends().postgres(), lease, new MetricRegistry());
     }
 
     /** The fence the lock table holds for a profile: the write timestamp of its latest holder. */

@@ -1,0 +1,36 @@
+package io.profilestore.db;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One row a change writes to the Cassandra tables of profiles and users, said in the domain's words: the core decides
+ * what to write, {@link ProfileDao#apply} builds the statements. It lives beside {@link ProfileRow} and
+ * {@link UserRow}, the rows it writes, so that {@code db} needs nothing of the core.
+ */
+public sealed interface RowWrite {
+
+    /** A profile's whole row, so that the newest write wins whole. */
+    record PutProfile(ProfileRow row) implements RowWrite {
+    }
+
+    /** A profile's row goes (its place in its user's list is {@link UnlinkProfile}, a write of its own). */
+    record EraseProfile(UUID pid) implements RowWrite {
+    }
+
+    /** A user's whole row: like profiles, users are always written whole. */
+    record PutUser(UserRow user) implements RowWrite {
+    }
+
+    /** A new user's row, at version 1 and merged into nobody. */
+    record PutNewUser(UUID uid, Instant at) implements RowWrite {
+    }
+
+    /** The user lists the profile ({@code uid_pid}). */
+    record LinkProfile(UUID uid, UUID pid) implements RowWrite {
+    }
+
+    /** The user no longer lists the profile. */
+    record UnlinkProfile(UUID uid, UUID pid) implements RowWrite {
+    }
+}

@@ -1,0 +1,169 @@
+package io.profilestore.core;
+
+import io.profilestore.db.ChangeLocks;
+import io.profilestore.db.EntitiesLockedException;
+import io.profilestore.db.Journal;
+import io.profilestore.db.Lease;
+import io.profilestore.db.LeaseLostException;
+import io.profilestore.db.OutboxRecord;
+import io.profilestore.db.UnsettledWrites;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * The lock table and the outbox in memory, for unit tests of the write path: all the entities or none, a taken one
+ * refused at once, fences that only grow and exceed every earlier holder's. A change's journal (its audit record,
+ * a merge's journal) needs PostgreSQL's transaction and is not run. No batch is ever left unsettled here: a batch
+ * whose write was not confirmed keeps its locks, as in production, and nothing records it.
+ */
+final class InMemoryLocks implements ChangeLocks, UnsettledWrites {
+
+    private final Map<String, UUID> holders = new HashMap<>();
+    private final Map<String, Long> fences = new HashMap<>();
+    private final List<OutboxRecord> outbox = new ArrayList<>();
+    private final List<UUID> settled = new ArrayList<>();
+    private long clockMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+
+    @Override
+    public Duration lease() {
+        return Duration.ofSeconds(30);
+    }
+
+    @Override
+    public Lease acquire(Collection<String> wanted) {
+        return acquireMore(new Lease(UUID.randomUUID(), List.of(), 0, System.nanoTime()), wanted);
+    }
+
+    /** Nothing new to lock leaves the lease as it is; otherwise every entity it then holds shares a new fence. */
+    @Override
+    public Lease acquireMore(Lease held, Collection<String> wanted) {
+        var entities = new TreeSet<>(held.entities());
+        if (!entities.addAll(wanted)) {
+            return held;
+        }
+        var taken = wanted.stream().filter(entity -> !held.entities().contains(entity) && holders.containsKey(entity))
+                .distinct().sorted().toList();
+        if (!taken.isEmpty()) {
+            throw new EntitiesLockedException(taken);
+        }
+        long fence = ++clockMicros;
+        for (var entity : entities) {
+            fence = Math.max(fence, fences.getOrDefault(entity, 0L) + 1);
+        }
+        for (var entity : entities) {
+            holders.put(entity, held.holder());
+            fences.put(entity, fence);
+        }
+        return new Lease(held.holder(), List.copyOf(entities), fence, held.acquiredNanos());
+    }
+
+    @Override
+    public Lease raiseFence(Lease held, long floor) {
+        if (held.fence() >= floor) {
+            return held;
+        }
+        mustHold(held);
+        held.entities().forEach(entity -> fences.put(entity, floor));
+        return new Lease(held.holder(), held.entities(), floor, held.acquiredNanos());
+    }
+
+    @Override
+    public void recordChange(Lease held, List<OutboxRecord> records, Journal journal) {
+        mustHold(held);
+        outbox.addAll(records);
+    }
+
+    @Override
+    public boolean recordAgain(List<OutboxRecord> records) {
+        outbox.addAll(records);
+        return true;
+    }
+
+    @Override
+    public boolean recordAgainLater(List<OutboxRecord> records, List<Duration> delays) {
+        delays.forEach(delay -> outbox.addAll(records));
+        return true;
+    }
+
+    @Override
+    public Release release(Lease held) {
+        if (!ours(held)) {
+            return Release.NOT_OURS;
+        }
+        held.entities().forEach(holders::remove);
+        return Release.RELEASED;
+    }
+
+    @Override
+    public UnsettledWrites unsettled() {
+        return this;
+    }
+
+    @Override
+    public Optional<Unsettled> of(UUID holder) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void foundInPart(UUID holder) {
+        throw new UnsupportedOperationException("no batch is left unsettled in memory");
+    }
+
+    @Override
+    public Journal revoke(UUID holder, long fence) {
+        throw new UnsupportedOperationException("no batch is left unsettled in memory");
+    }
+
+    @Override
+    public Release keepUntilTheLeaseRunsOut(Lease held) {
+        return ours(held) ? Release.RELEASED : Release.NOT_OURS;
+    }
+
+    @Override
+    public void settled(UUID holder) {
+        settled.add(holder);
+    }
+
+    /** Another request holds the entity. */
+    void heldByAnother(String entity) {
+        holders.put(entity, UUID.randomUUID());
+    }
+
+    /** The lease of the holder of these entities runs out and another request takes them. */
+    void takenOver(Lease held) {
+        held.entities().forEach(this::heldByAnother);
+    }
+
+    boolean isFree(String entity) {
+        return !holders.containsKey(entity);
+    }
+
+    /** The changes recorded for the indexer, in order. */
+    List<OutboxRecord> outbox() {
+        return List.copyOf(outbox);
+    }
+
+    /** The holders whose batch of several profiles was confirmed and forgotten. */
+    List<UUID> settledBatches() {
+        return List.copyOf(settled);
+    }
+
+    private void mustHold(Lease held) {
+        if (!ours(held)) {
+            throw new LeaseLostException("the locks ran out before the change was recorded", false);
+        }
+    }
+
+    private boolean ours(Lease held) {
+        return held.entities().stream().allMatch(entity -> held.holder().equals(holders.get(entity)));
+    }
+}

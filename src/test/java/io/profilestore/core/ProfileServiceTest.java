@@ -1,0 +1,259 @@
+package io.profilestore.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.api.Profile;
+import io.profilestore.db.CassandraUnavailableException;
+import io.profilestore.db.EntitiesLockedException;
+import io.profilestore.db.EntityLocks;
+import io.profilestore.db.Lease;
+import io.profilestore.db.LeaseLostException;
+import io.profilestore.db.OutboxRecord;
+import io.profilestore.db.ProfileRow;
+import io.profilestore.db.RowWrite.LinkProfile;
+import io.profilestore.db.RowWrite.PutNewUser;
+import io.profilestore.db.RowWrite.PutProfile;
+import io.profilestore.db.UserRow;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of profile changes, on the real write path ({@link ChangeRunner}) over the lock table and the tables held
+ * in memory: what a change writes, at which fence, what it records for the indexer, and that a refused change
+ * writes nothing and leaves no lock behind.
+ */
+class ProfileServiceTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_BATCH = 3;
+    private static final int MAX_PROFILES_PER_USER = 2;
+
+    private final InMemoryProfileTables tables = new InMemoryProfileTables();
+    private final InMemoryLocks locks = new InMemoryLocks();
+    private final ProfileService profiles = profiles(WritePathProbe.NONE);
+
+    /** The service over the fakes; the journal with the audit record is not run, so no outcome is ever recorded. */
+    private ProfileService profiles(WritePathProbe probe) {
+        var changes = new ChangeRunner(tables, locks, (ids, status) -> { }, List.of(Duration.ofSeconds(5)), probe);
+        return new ProfileService(tables, changes, new Documents(JSON, 64 * 1024), MAX_BATCH, MAX_PROFILES_PER_USER);
+    }
+
+    @Test
+    void aCreatedProfileStandsAtVersionOneUnderANewUserWrittenInOneWriteAtTheLocksFence() {
+        var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));
+
+        assertThat(created.version()).isEqualTo(1);
+        assertThat(created.data()).isEqualTo("{\"surname\":\"Иванов\"}");
+        var write = tables.writes().get(0);
+        assertThat(tables.writes()).hasSize(1);
+        assertThat(write.rows()).extracting(Object::getClass)
+                .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
+        assertThat(tables.find(created.pid())).get().extracting(ProfileRow::written).isEqualTo(write.timestampMicros());
+        assertThat(tables.findUser(created.uid())).get().extracting(UserRow::version).isEqualTo(1L);
+        assertThat(tables.pidsOfUser(created.uid())).containsExactly(created.pid());
+        assertThat(locks.outbox()).containsExactly(OutboxRecord.profile(created.pid(), 1, write.timestampMicros()));
+        assertThat(locks.isFree(EntityLocks.profile(created.pid()))).isTrue();
+        assertThat(locks.isFree(EntityLocks.user(created.uid()))).isTrue();
+    }
+
+    @Test
+    void aProfileIsNotCreatedUnderAUserMergedIntoAnother() {
+        var merged = new UserRow(UUID.randomUUID(), UUID.randomUUID(), null, 2, Instant.now(), Instant.now(), 1);
+        tables.store(merged);
+
+        assertThatThrownBy(() -> profiles.create(merged.uid(), json("{}")))
+                .isInstanceOfSatisfying(UserMergedException.class,
+                        e -> assertThat(e.masterUid()).isEqualTo(merged.masterUid()));
+        assertThat(tables.writes()).isEmpty();
+        assertThat(locks.outbox()).isEmpty();
+        assertThat(locks.isFree(EntityLocks.user(merged.uid()))).isTrue();
+    }
+
+    @Test
+    void aUserHoldingTheMostProfilesAllowedTakesNoMore() {
+        var first = profiles.create(null, json("{}"));
+        profiles.create(first.uid(), json("{}"));
+
+        assertThatThrownBy(() -> profiles.create(first.uid(), json("{}")))
+                .isInstanceOfSatisfying(UserFullException.class,
+                        e -> assertThat(e.limit()).isEqualTo(MAX_PROFILES_PER_USER));
+        assertThat(tables.writes()).hasSize(2);
+        assertThat(tables.pidsOfUser(first.uid())).hasSize(2);
+    }
+
+    @Test
+    void aPutWithTheCurrentVersionReplacesTheDocumentAndCountsOneMore() {
+        var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));
+
+        var replaced = profiles.replace(created.pid(), 1, json("{\"surname\": \"Петров\"}"));
+
+        assertThat(replaced.version()).isEqualTo(2);
+        assertThat(replaced.data()).isEqualTo("{\"surname\":\"Петров\"}");
+        assertThat(replaced.uid()).isEqualTo(created.uid());
+        assertThat(replaced.createdAt()).isEqualTo(created.createdAt());
+        long fence = tables.writes().get(1).timestampMicros();
+        assertThat(fence).isGreaterThan(tables.writes().get(0).timestampMicros());
+        assertThat(tables.find(created.pid())).get().extracting(ProfileRow::version, ProfileRow::data)
+                .containsExactly(2L, "{\"surname\":\"Петров\"}");
+        assertThat(locks.outbox()).last().isEqualTo(OutboxRecord.profile(created.pid(), 2, fence));
+    }
+
+    @Test
+    void aPutWithAStaleVersionIsRefused() {
+        var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));
+        profiles.replace(created.pid(), 1, json("{\"surname\": \"Петров\"}"));
+
+        assertThatThrownBy(() -> profiles.replace(created.pid(), 1, json("{\"surname\": \"Сидоров\"}")))
+                .isInstanceOfSatisfying(VersionMismatchException.class,
+                        e -> assertThat(e.currentVersions()).isEqualTo(Map.of(created.pid(), 2L)));
+        assertThat(tables.writes()).hasSize(2);
+        assertThat(locks.outbox()).hasSize(2);
+        assertThat(tables.find(created.pid())).get().extracting(ProfileRow::data).isEqualTo("{\"surname\":\"Петров\"}");
+        assertThat(locks.isFree(EntityLocks.profile(created.pid()))).isTrue();
+    }
+
+    @Test
+    void aPatchMergesIntoTheStoredDocumentAsRfc7396Says() throws JsonProcessingException {
+        var created = profiles.create(null, json("{\"surname\": \"Иванов\", \"email\": \"i@example.org\"}"));
+
+        var patched = profiles.patch(created.pid(), 1, json("{\"email\": null, \"firstName\": \"Иван\"}"));
+
+        assertThat(patched.version()).isEqualTo(2);
+        assertThat(JSON.readTree(patched.data())).isEqualTo(json("{\"surname\": \"Иванов\", \"firstName\": \"Иван\"}"));
+        assertThat(tables.find(created.pid())).get().extracting(ProfileRow::data).isEqualTo(patched.data());
+    }
+
+    @Test
+    void anErasedProfileLeavesNeitherItsRowNorItsPlaceInItsUsersListAndItsVersionIsNotReused() {
+        var created = profiles.create(null, json("{}"));
+
+        profiles.erase(created.pid(), 1);
+
+        assertThat(tables.find(created.pid())).isEmpty();
+        assertThat(tables.pidsOfUser(created.uid())).isEmpty();
+        long fence = tables.writes().get(1).timestampMicros();
+        assertThat(locks.outbox()).last().isEqualTo(OutboxRecord.profileErased(created.pid(), 2, fence));
+    }
+
+    @Test
+    void aBatchUpdateWritesEveryProfileInOneWriteAtOneFence() {
+        var a = profiles.create(null, json("{}"));
+        var b = profiles.create(null, json("{}"));
+
+        var updated = profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}")));
+
+        assertThat(updated).extracting(Profile::pid, Profile::version)
+                .containsExactly(tuple(a.pid(), 2L), tuple(b.pid(), 2L));
+        var write = tables.writes().get(2);
+        assertThat(tables.writes()).hasSize(3);
+        assertThat(write.rows()).extracting(Object::getClass).containsExactly(PutProfile.class, PutProfile.class);
+        assertThat(locks.outbox()).endsWith(OutboxRecord.profile(a.pid(), 2, write.timestampMicros()),
+                OutboxRecord.profile(b.pid(), 2, write.timestampMicros()));
+        assertThat(locks.settledBatches()).as("the confirmed batch is forgotten").hasSize(1);
+    }
+
+    @Test
+    void aBatchUpdateWithOneStaleVersionChangesNoProfile() {
+        var a = profiles.create(null, json("{}"));
+        var b = profiles.create(null, json("{}"));
+        profiles.replace(a.pid(), 1, json("{\"n\": 0}"));
+
+        assertThatThrownBy(() -> profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}"))))
+                .isInstanceOfSatisfying(VersionMismatchException.class,
+                        e -> assertThat(e.currentVersions()).isEqualTo(Map.of(a.pid(), 2L)));
+        assertThat(tables.writes()).hasSize(3);
+        assertThat(tables.find(b.pid())).get().extracting(ProfileRow::version).isEqualTo(1L);
+    }
+
+    @Test
+    void aBatchUpdateNamingAProfileThatDoesNotExistChangesNoProfile() {
+        var a = profiles.create(null, json("{}"));
+        var missing = UUID.randomUUID();
+
+        assertThatThrownBy(() -> profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"),
+                new ProfileService.Update(missing, 1, json("{}")))))
+                .isInstanceOfSatisfying(ProfileNotFoundException.class,
+                        e -> assertThat(e.pids()).containsExactly(missing));
+        assertThat(tables.writes()).hasSize(1);
+        assertThat(locks.isFree(EntityLocks.profile(a.pid()))).isTrue();
+    }
+
+    @Test
+    void aChangeOfAProfileLockedByAnotherRequestIsRefusedAtOnceAndLocksNoneOfTheOthers() {
+        var a = profiles.create(null, json("{}"));
+        var b = profiles.create(null, json("{}"));
+        locks.heldByAnother(EntityLocks.profile(b.pid()));
+
+        assertThatThrownBy(() -> profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}"))))
+                .isInstanceOfSatisfying(EntitiesLockedException.class,
+                        e -> assertThat(e.entities()).containsExactly(EntityLocks.profile(b.pid())));
+        assertThat(tables.writes()).hasSize(2);
+        assertThat(locks.isFree(EntityLocks.profile(a.pid()))).isTrue();
+    }
+
+    @Test
+    void aChangeIsWrittenAboveTheRowItReplacesEvenWhenTheLockTableIsBehind() {
+        // a row written later than the lock table's clock says: its lock rows were lost, or a clock was ahead
+        long future = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now().plus(Duration.ofHours(1)));
+        var stored = new ProfileRow(UUID.randomUUID(), UUID.randomUUID(), null, 4, "{}", Instant.now(), Instant.now(),
+                future);
+        tables.store(stored);
+
+        var replaced = profiles.replace(stored.pid(), 4, json("{\"n\": 5}"));
+
+        assertThat(tables.writes().get(0).timestampMicros()).isGreaterThan(future);
+        assertThat(tables.find(stored.pid())).get().extracting(ProfileRow::version).isEqualTo(5L);
+        assertThat(replaced.version()).isEqualTo(5);
+    }
+
+    @Test
+    void aChangeWhoseLocksWereTakenOverBeforeItWasRecordedWritesNothing() {
+        var created = profiles.create(null, json("{}"));
+        var probe = new WritePathProbe() {
+            @Override
+            public void locked(Lease lease) {
+                locks.takenOver(lease);
+            }
+        };
+
+        assertThatThrownBy(() -> profiles(probe).replace(created.pid(), 1, json("{\"n\": 1}")))
+                .isInstanceOfSatisfying(LeaseLostException.class, e -> assertThat(e.maybeWritten()).isFalse());
+        assertThat(tables.writes()).hasSize(1);
+        assertThat(locks.outbox()).hasSize(1);
+    }
+
+    @Test
+    void aWriteCassandraDidNotConfirmIsNotAcknowledgedAndIsAnnouncedAgainForWhenItLands() {
+        var created = profiles.create(null, json("{}"));
+        tables.failNextWrite(new CassandraUnavailableException("timed out", null, true));
+
+        assertThatThrownBy(() -> profiles.replace(created.pid(), 1, json("{\"n\": 1}")))
+                .isInstanceOf(CassandraUnavailableException.class);
+        var recorded = locks.outbox().get(1);
+        assertThat(locks.outbox()).as("recorded, then once more for the recheck").containsExactly(
+                OutboxRecord.profile(created.pid(), 1, tables.writes().get(0).timestampMicros()), recorded, recorded);
+        assertThat(recorded.version()).isEqualTo(2);
+    }
+
+    private static ProfileService.Update update(Profile profile, String data) {
+        return new ProfileService.Update(profile.pid(), profile.version(), json(data));
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+}
