@@ -64,6 +64,7 @@ import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
+import io.profilestore.resources.ConditionalWriteChecks;
 import io.profilestore.resources.LoggedPathFilter;
 import io.profilestore.resources.OpenApiResource;
 import io.profilestore.resources.ProfileResource;
@@ -197,6 +198,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
                 io.profilestore.console.Console.install(environment, config.getConsole(), config.getAuth().isEnabled());
             }
             jersey.register(new BodyLimitFeature());
+            jersey.register(new ConditionalWriteChecks());
             environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
                     .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");
             jersey.register(new ProblemExceptionMapper());

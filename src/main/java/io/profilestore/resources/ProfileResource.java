@@ -68,6 +68,7 @@ public class ProfileResource {
         return Response.ok(profile).tag(etag(profile)).build();
     }
 
+    @ConditionalWrite
     @PUT
     @Path("profiles/{pid}")
     @RolesAllowed(Role.PLATFORM_NAME)
@@ -81,6 +82,7 @@ public class ProfileResource {
         return Response.ok(replaced).tag(etag(replaced)).build();
     }
 
+    @ConditionalWrite
     @PATCH
     @Path("profiles/{pid}")
     @RolesAllowed(Role.PLATFORM_NAME)
@@ -94,6 +96,7 @@ public class ProfileResource {
         return Response.ok(patched).tag(etag(patched)).build();
     }
 
+    @ConditionalWrite
     @DELETE
     @Path("profiles/{pid}")
     @RolesAllowed(Role.PLATFORM_NAME)

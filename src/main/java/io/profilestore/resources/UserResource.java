@@ -51,6 +51,7 @@ public class UserResource {
         return history.of(Pids.parse("uid", uid));
     }
 
+    @ConditionalWrite
     @PUT
     @Path("profiles/{pid}/user")
     @RolesAllowed(Role.PLATFORM_NAME)

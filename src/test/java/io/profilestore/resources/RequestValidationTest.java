@@ -46,6 +46,7 @@ class RequestValidationTest {
             .addProvider(new ProblemExceptionMapper())
             .addProvider(new JsonExceptionMapper())
             .addProvider(new ConstraintViolationMapper())
+            .addProvider(new ConditionalWriteChecks())
             .build();
 
     static Stream<Arguments> refusedBodies() {
@@ -113,6 +114,42 @@ class RequestValidationTest {
     }
 
     /** The answer is the API's 400 problem for a request it refuses, as problem+json. */
+    static Stream<Arguments> conditionalWritesRefusedInTheOrderOfTheirChecks() {
+        return Stream.of(
+                Arguments.of("replace without If-Match or a body", "/v1/profiles/" + PID, null, "", 428,
+                        "precondition-required"),
+                Arguments.of("move without If-Match or a uid", "/v1/profiles/" + PID + "/user", null, "{}", 428,
+                        "precondition-required"),
+                Arguments.of("replace of a bad pid without If-Match or a body", "/v1/profiles/not-a-pid", null, "",
+                        400, "bad-request"),
+                Arguments.of("replace with unreadable JSON and without If-Match", "/v1/profiles/" + PID, null, "{",
+                        428, "precondition-required"),
+                Arguments.of("move of a bad pid without If-Match or a uid", "/v1/profiles/not-a-pid/user", null, "{}", 400,
+                        "bad-request"));
+    }
+
+    /**
+     * A conditional write checks its pid, then its If-Match, then its body, whatever else is wrong: a client that
+     * forgot If-Match hears 428 even when its body is wrong too, as it did before the body had constraints.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("conditionalWritesRefusedInTheOrderOfTheirChecks")
+    void aConditionalWriteIsCheckedPidFirstThenIfMatchThenItsBody(String name, String path, String ifMatch,
+            String body, int status, String type) throws IOException {
+        var request = RESOURCES.target(path).request();
+        if (ifMatch != null) {
+            request = request.header("If-Match", ifMatch);
+        }
+        var reply = request.put(Entity.entity(body, MediaType.APPLICATION_JSON));
+
+        assertThat(reply.getStatus()).isEqualTo(status);
+        var problem = JSON.readTree(reply.readEntity(String.class));
+        assertThat(problem.path("type").asText()).isEqualTo(Problem.TYPE_BASE + type);
+        if (path.contains("not-a-pid")) {
+            assertThat(problem.path("detail").asText()).as("the pid is named first").contains("pid");
+        }
+    }
+
     private static JsonNode problem(Response reply) throws IOException {
         String body = reply.readEntity(String.class);
         assertThat(reply.getStatus()).as(body).isEqualTo(400);
