@@ -47,18 +47,18 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
             ProfileStoreConfiguration config) throws Exception {
         long unrepaired;
         try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-check-tables")) {
-            var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(),
+            var writer = new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts,
                     bootstrap.getMetricRegistry());
-            var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
-            var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration());
+            var dao = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
+            var locks = new EntityLocks(backends.postgres(), config.profiles.lockLease.toJavaDuration());
             var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), java.util.List.of(),
                     WritePathProbe.NONE);
             var journal = new UserOperations(backends.postgres());
-            var users = new UserService(dao, changes, journal, config.getUsers());
+            var users = new UserService(dao, changes, journal, config.users);
             var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             boolean repair = !namespace.getBoolean("dryRun");
             boolean list = namespace.getBoolean("list");
-            var check = new TableCheck(dao, changes, users, new JournalHistory(backends.postgres()), config.getUsers());
+            var check = new TableCheck(dao, changes, users, new JournalHistory(backends.postgres()), config.users);
             var reports = new java.util.ArrayList<TableCheckReport>();
             if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
                 out.println("check-tables runs on another instance right now; run it again once that one is done");

@@ -25,15 +25,15 @@ public final class IndexCommands {
     }
 
     public static Parts parts(ProfileStoreConfiguration config, Backends backends, MetricRegistry metrics, ObjectMapper json) {
-        var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(), metrics);
-        var profiles = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
+        var writer = new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics);
+        var profiles = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
         var documents = new ProfileDocuments(profiles, NameNormalizer.standard(), json);
-        return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), config.getElasticsearch().getIndexAlias()));
+        return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), config.elasticsearch.indexAlias));
     }
 
     public static Reindexer reindexer(ProfileStoreConfiguration config, Backends backends, Parts parts) {
         return new Reindexer(parts.profiles(), parts.documents(), parts.index(), new ReindexProgress(backends.postgres()),
-                config.getElasticsearch());
+                config.elasticsearch);
     }
 
     public static Reconciler reconciler(Parts parts, Duration grace) {

@@ -36,12 +36,12 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
 
     public static Report migrate(ProfileStoreConfiguration config, Backends backends) throws Exception {
         PostgresSchema.Result postgres;
-        var settings = config.getPostgres();
+        var settings = config.postgres;
         try (var asOwner = settings.buildForMigration(new MetricRegistry())) {
-            postgres = PostgresSchema.migrate(asOwner, settings.getUser(), settings.hasSeparateOwner());
+            postgres = PostgresSchema.migrate(asOwner, settings.user, settings.hasSeparateOwner());
         }
-        var cassandra = CassandraSchema.migrate(config.getCassandra());
-        var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.getElasticsearch());
+        var cassandra = CassandraSchema.migrate(config.cassandra);
+        var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.elasticsearch);
         try (var channel = backends.rabbitmq().createChannel()) {
             EventTopology.declare(channel);
         }
