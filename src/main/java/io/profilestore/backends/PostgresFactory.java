@@ -75,11 +75,6 @@ public class PostgresFactory {
         return new HikariDataSource(config);
     }
 
-    /** A pool like the service's, as the owner when there is one: for maintenance beyond the service's grants. */
-    public HikariDataSource buildAsOwner(MetricRegistry metrics, String poolName) {
-        return new HikariDataSource(asOwner(hikari(poolName, metrics)));
-    }
-
     private HikariConfig asOwner(HikariConfig config) {
         if (hasSeparateOwner()) {
             config.setUsername(migrationUser);

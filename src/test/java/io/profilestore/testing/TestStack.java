@@ -1,6 +1,8 @@
 package io.profilestore.testing;
 
 import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
@@ -10,6 +12,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.ResourceHelpers;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import io.profilestore.backends.PostgresFactory;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
 import io.profilestore.cli.MigrateCommand;
 import io.profilestore.stack.Endpoints;
@@ -130,9 +133,20 @@ public final class TestStack {
     public static synchronized DataSource asOwner() {
         if (asOwner == null) {
             var postgres = configuration().postgres;
-            asOwner = postgres.hasSeparateOwner() ? postgres.buildAsOwner(new MetricRegistry(), "test-owner") : backends().postgres();
+            asOwner = postgres.hasSeparateOwner() ? ownerPool(postgres) : backends().postgres();
         }
         return asOwner;
+    }
+
+    /** A small pool of the owner's logins: the service builds pools of its own role only (and migrate's). */
+    private static DataSource ownerPool(PostgresFactory postgres) {
+        var config = new HikariConfig();
+        config.setPoolName("test-owner");
+        config.setJdbcUrl(postgres.url);
+        config.setUsername(postgres.migrationUser);
+        config.setPassword(postgres.migrationPassword);
+        config.setMaximumPoolSize(4);
+        return new HikariDataSource(config);
     }
 
     /** Whether a statement waits for a lock on {@code table} (one held by a test's transaction, say). */
