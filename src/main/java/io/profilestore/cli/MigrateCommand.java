@@ -1,8 +1,6 @@
 package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
-import io.dropwizard.core.cli.ConfiguredCommand;
-import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import io.profilestore.events.EventTopology;
@@ -16,18 +14,17 @@ import net.sourceforge.argparse4j.inf.Namespace;
  * {@code migrate <config>}: brings Cassandra, PostgreSQL and Elasticsearch to the schema of this build. Each part
  * applies only what is missing, so running it again changes nothing; it is safe to run before every start.
  */
-public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+public class MigrateCommand extends BackendsCommand {
 
     public MigrateCommand() {
         super("migrate", "Applies the Cassandra, PostgreSQL and Elasticsearch schema (idempotent)");
     }
 
     @Override
-    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
-            ProfileStoreConfiguration config) throws Exception {
-        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-migrate")) {
-            report(System.out, migrate(config, backends));
-        }
+    protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics) throws Exception {
+        report(System.out, migrate(config, backends));
+        return true;
     }
 
     public record Report(PostgresSchema.Result postgres, CassandraSchema.Result cassandra,
