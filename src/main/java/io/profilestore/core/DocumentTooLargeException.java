@@ -4,6 +4,6 @@ package io.profilestore.core;
 public class DocumentTooLargeException extends LimitExceededException {
 
     public DocumentTooLargeException(int bytes, int limit) {
-        super("the document is " + bytes + " bytes of JSON; the limit is " + limit, limit);
+        super("the document is " + bytes + " bytes of JSON", limit);
     }
 }

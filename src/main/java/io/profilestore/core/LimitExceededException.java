@@ -5,8 +5,9 @@ public abstract class LimitExceededException extends RuntimeException {
 
     private final int limit;
 
-    protected LimitExceededException(String message, int limit) {
-        super(message);
+    /** @param excess what the request would come to, stated before the limit in the message */
+    protected LimitExceededException(String excess, int limit) {
+        super(excess + "; the limit is " + limit);
         this.limit = limit;
     }
 

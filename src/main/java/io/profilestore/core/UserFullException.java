@@ -6,6 +6,6 @@ import java.util.UUID;
 public class UserFullException extends LimitExceededException {
 
     public UserFullException(UUID uid, int profiles, int limit) {
-        super("user " + uid + " would hold " + profiles + " profiles; the limit is " + limit, limit);
+        super("user " + uid + " would hold " + profiles + " profiles", limit);
     }
 }
