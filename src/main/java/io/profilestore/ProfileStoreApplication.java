@@ -140,13 +140,13 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         configureJson(environment.getObjectMapper());
         var json = environment.getObjectMapper();
 
-        var settings = config.getProfiles();
-        var writer = new IdempotentWriter(backends.cassandra(), settings.getWriteAttempts(), environment.metrics());
-        var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
-        var index = new SearchIndex(backends.elasticsearch(), config.getElasticsearch().getIndexAlias());
+        var settings = config.profiles;
+        var writer = new IdempotentWriter(backends.cassandra(), settings.writeAttempts, environment.metrics());
+        var dao = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
+        var index = new SearchIndex(backends.elasticsearch(), config.elasticsearch.indexAlias);
         var names = NameNormalizer.standard();
 
-        Security.installOnAdminPort(environment, config.getAuth());
+        Security.installOnAdminPort(environment, config.auth);
         // the request log's path, without what a URI may carry that must not be logged, on both ports
         for (var context : java.util.List.of(environment.servlets(), environment.admin())) {
             context.addFilter("logged-path", new LoggedPathFilter())
@@ -155,47 +155,47 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         // errors Jetty answers itself are problems too, on either role's ports
         environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
         environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
-        if (config.getRole() == ProfileStoreConfiguration.Role.API) {
-            Security.install(environment, config.getAuth());
+        if (config.role == ProfileStoreConfiguration.Role.API) {
+            Security.install(environment, config.auth);
             var audit = new AuditLog(backends.postgres(), environment.metrics());
-            var lookUps = new AuditGroupWriter(backends.postgres(), config.getAudit(), environment.metrics());
+            var lookUps = new AuditGroupWriter(backends.postgres(), config.audit, environment.metrics());
             environment.lifecycle().manage(lookUps);
-            var outcomes = new AuditOutcomeWriter(audit, config.getAudit(), environment.metrics());
+            var outcomes = new AuditOutcomeWriter(audit, config.audit, environment.metrics());
             environment.lifecycle().manage(outcomes);
             environment.healthChecks().register("audit",
                     new TerseHealthCheck(new AuditWritersHealthCheck(java.util.List.of(lookUps, outcomes))));
             environment.jersey().register(new AuditFilter(lookUps, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
-            var locks = new EntityLocks(backends.postgres(), settings.getLockLease().toJavaDuration(), environment.metrics());
-            var documents = new Documents(json, settings.getMaxDocumentBytes());
+            var locks = new EntityLocks(backends.postgres(), settings.lockLease.toJavaDuration(), environment.metrics());
+            var documents = new Documents(json, settings.maxDocumentBytes);
             var relay = new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
-                    config.getIndexer().getRelayInterval().toJavaDuration(),
-                    config.getIndexer().getRelayLinger().toJavaDuration(),
-                    config.getIndexer().getOutboxRetention().toJavaDuration(), environment.metrics());
+                    config.indexer.relayInterval.toJavaDuration(),
+                    config.indexer.relayLinger.toJavaDuration(),
+                    config.indexer.outboxRetention.toJavaDuration(), environment.metrics());
             // a change recorded and written here is relayed at once by this pod's relay, not at its next poll
-            var changes = new ChangeRunner(dao, locks, audit, settings.getUnknownOutcomeRechecks().stream()
+            var changes = new ChangeRunner(dao, locks, audit, settings.unknownOutcomeRechecks.stream()
                     .map(io.dropwizard.util.Duration::toJavaDuration).toList(), writePathProbe(), relay::wake);
-            var profiles = new ProfileService(dao, changes, documents, settings.getMaxBatchSize(),
-                    config.getUsers().getMaxProfilesPerUser());
+            var profiles = new ProfileService(dao, changes, documents, settings.maxBatchSize,
+                    config.users.maxProfilesPerUser);
             var journal = new UserOperations(backends.postgres());
-            var users = new UserService(dao, changes, journal, config.getUsers());
+            var users = new UserService(dao, changes, journal, config.users);
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
-                    config.getUsers().getRecoveryDelay().toJavaDuration(), java.time.Duration.ofSeconds(1)));
+                    config.users.recoveryDelay.toJavaDuration(), java.time.Duration.ofSeconds(1)));
             var history = new JournalHistory(backends.postgres());
-            var tableCheck = new TableCheck(dao, changes, users, history, config.getUsers());
+            var tableCheck = new TableCheck(dao, changes, users, history, config.users);
             var oneAtATime = new ExclusiveRun(backends.postgres());
             environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));
             environment.lifecycle().manage(new TableCheckSchedule(tableCheck, oneAtATime,
-                    config.getUsers().getCheckTablesEvery().toJavaDuration()));
+                    config.users.checkTablesEvery.toJavaDuration()));
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));
             jersey.register(new UserResource(users, new UserHistory(dao, journal, history)));
-            jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.getSearch()))));
+            jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.search))));
             jersey.register(new OpenApiResource());
             jersey.register(new io.profilestore.resources.CallerResource());
-            if (config.getConsole().isEnabled()) {
-                io.profilestore.console.Console.install(environment, config.getConsole(), config.getAuth().isEnabled());
+            if (config.console.enabled) {
+                io.profilestore.console.Console.install(environment, config.console, config.auth.enabled);
             }
             jersey.register(new BodyLimitFeature());
             jersey.register(new ConditionalWriteChecks());
@@ -209,18 +209,18 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new UnexpectedExceptionMapper());
             environment.lifecycle().manage(relay);
         }
-        if (config.getRole() == ProfileStoreConfiguration.Role.INDEXER || config.getIndexer().isInProcess()) {
+        if (config.role == ProfileStoreConfiguration.Role.INDEXER || config.indexer.inProcess) {
             var indexer = new Indexer(backends.rabbitmq(), new ProfileDocuments(dao, names, json), index, json,
-                    config.getIndexer(), environment.metrics());
+                    config.indexer, environment.metrics());
             environment.lifecycle().manage(indexer);
             environment.healthChecks().register("indexer", new TerseHealthCheck(new IndexerHealthCheck(indexer)));
         }
 
         environment.admin().addTask(new ReconcileTask(new Reconciler(dao, new ProfileDocuments(dao, names, json), index,
-                new IndexAliases(backends.elasticsearch(), config.getElasticsearch().getIndexAlias()),
+                new IndexAliases(backends.elasticsearch(), config.elasticsearch.indexAlias),
                 java.time.Duration.ofSeconds(5))));
 
-        var cassandra = new CassandraHealthCheck(backends.cassandra(), config.getCassandra().getKeyspace());
+        var cassandra = new CassandraHealthCheck(backends.cassandra(), config.cassandra.keyspace);
         environment.healthChecks().register("cassandra", new TerseHealthCheck(cassandra));
         environment.metrics().gauge("cassandra.quorum-met", () -> () -> {
             var quorum = cassandra.quorum();

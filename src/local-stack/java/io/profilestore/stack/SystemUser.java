@@ -62,7 +62,7 @@ final class SystemUser {
                 throw new IllegalStateException("the stack's service user " + settings.serviceUser()
                         + " cannot enter " + above + ", so its services could not reach the stack folder " + path
                         + ": let it in (chmod o+x " + above + "), or choose a stack folder elsewhere with"
-                        + " PROFILE_STORE_STACK_DIR");
+                        + " PROFILE_STORE_STACK_DIR", cannot);
             }
         }
     }

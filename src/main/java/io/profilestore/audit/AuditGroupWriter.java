@@ -48,10 +48,10 @@ public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending
      * still queued then is refused, and its look-ups answered 503.
      */
     public AuditGroupWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
-        super("audit-group-writer", settings.getQueueSize(), settings.getMaxGroupSize(),
-                settings.getLinger().toJavaDuration(), settings.stopWait());
+        super("audit-group-writer", settings.queueSize, settings.maxGroupSize,
+                settings.linger.toJavaDuration(), settings.stopWait());
         this.dataSource = dataSource;
-        this.maxWait = settings.getMaxWait().toJavaDuration();
+        this.maxWait = settings.maxWait.toJavaDuration();
         this.groupSizes = metrics.histogram(GROUP_SIZE);
         this.waits = metrics.timer(WAIT);
         this.failures = metrics.meter(AuditLog.FAILURES);

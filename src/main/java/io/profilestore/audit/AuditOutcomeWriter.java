@@ -35,7 +35,7 @@ public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Out
      * {@link AuditSettings#stopWait()} at most, and what is left then stays unknown in the trail.
      */
     public AuditOutcomeWriter(AuditLog log, AuditSettings settings, MetricRegistry metrics) {
-        super("audit-outcome-writer", settings.getOutcomeQueueSize(), MAX_BATCH, Duration.ZERO, settings.stopWait());
+        super("audit-outcome-writer", settings.outcomeQueueSize, MAX_BATCH, Duration.ZERO, settings.stopWait());
         this.log = log;
         this.failures = metrics.meter(AuditLog.FAILURES);
         metrics.gauge(QUEUED, () -> this::queued);

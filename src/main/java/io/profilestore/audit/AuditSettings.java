@@ -1,6 +1,5 @@
 package io.profilestore.audit;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
@@ -15,7 +14,7 @@ public class AuditSettings {
     /** Records committed together at most (one INSERT of this many rows). */
     @Min(1)
     @Max(1_000)
-    private int maxGroupSize = 200;
+    public int maxGroupSize = 200;
 
     /**
      * How long a group waits for more records once it has one. Zero: a group is what queued while the last
@@ -23,12 +22,12 @@ public class AuditSettings {
      */
     @NotNull
     @MaxDuration(value = 1, unit = TimeUnit.SECONDS)
-    private Duration linger = Duration.milliseconds(0);
+    public Duration linger = Duration.milliseconds(0);
 
     /** Records waiting for their group at most: beyond, a look-up is refused at once (503) instead of queued. */
     @Min(1)
     @Max(100_000)
-    private int queueSize = 1_000;
+    public int queueSize = 1_000;
 
     /**
      * Changes' outcomes waiting to be written at most (see {@link AuditOutcomeWriter}): beyond, an outcome stays
@@ -36,7 +35,7 @@ public class AuditSettings {
      */
     @Min(1)
     @Max(100_000)
-    private int outcomeQueueSize = 10_000;
+    public int outcomeQueueSize = 10_000;
 
     /**
      * How long a look-up waits for its record's commit at most before it is refused (503): with PostgreSQL
@@ -46,7 +45,7 @@ public class AuditSettings {
     @NotNull
     @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
     @MaxDuration(value = 10, unit = TimeUnit.SECONDS)
-    private Duration maxWait = Duration.seconds(5);
+    public Duration maxWait = Duration.seconds(5);
 
     /**
      * How long each audit writer's stop waits for what is queued at most. A pod has terminationGracePeriodSeconds
@@ -62,55 +61,5 @@ public class AuditSettings {
     public java.time.Duration stopWait() {
         var wait = maxWait.toJavaDuration();
         return wait.compareTo(MAX_STOP_WAIT) < 0 ? wait : MAX_STOP_WAIT;
-    }
-
-    @JsonProperty
-    public int getMaxGroupSize() {
-        return maxGroupSize;
-    }
-
-    @JsonProperty
-    public void setMaxGroupSize(int maxGroupSize) {
-        this.maxGroupSize = maxGroupSize;
-    }
-
-    @JsonProperty
-    public Duration getLinger() {
-        return linger;
-    }
-
-    @JsonProperty
-    public void setLinger(Duration linger) {
-        this.linger = linger;
-    }
-
-    @JsonProperty
-    public int getQueueSize() {
-        return queueSize;
-    }
-
-    @JsonProperty
-    public void setQueueSize(int queueSize) {
-        this.queueSize = queueSize;
-    }
-
-    @JsonProperty
-    public int getOutcomeQueueSize() {
-        return outcomeQueueSize;
-    }
-
-    @JsonProperty
-    public void setOutcomeQueueSize(int outcomeQueueSize) {
-        this.outcomeQueueSize = outcomeQueueSize;
-    }
-
-    @JsonProperty
-    public Duration getMaxWait() {
-        return maxWait;
-    }
-
-    @JsonProperty
-    public void setMaxWait(Duration maxWait) {
-        this.maxWait = maxWait;
     }
 }

@@ -1,6 +1,5 @@
 package io.profilestore.auth;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.Pattern;
 import java.nio.charset.StandardCharsets;
@@ -20,46 +19,16 @@ import java.util.stream.Collectors;
  */
 public final class ApiKeys {
 
-    /** One key as configured: who it is, the hash of its token, its roles. */
-    public static class Entry {
-        @NotEmpty
-        private String name;
+    /** One key as configured: who it is, the hash of its token, its roles (none when left out). */
+    public record Entry(
+            @NotEmpty String name,
+            @NotEmpty
+            @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256:<64 hex digits> (see the apikey command)")
+            String hash,
+            @NotEmpty List<String> roles) {
 
-        @NotEmpty
-        @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256:<64 hex digits> (see the apikey command)")
-        private String hash;
-
-        @NotEmpty
-        private List<String> roles = List.of();
-
-        @JsonProperty
-        public String getName() {
-            return name;
-        }
-
-        @JsonProperty
-        public void setName(String name) {
-            this.name = name;
-        }
-
-        @JsonProperty
-        public String getHash() {
-            return hash;
-        }
-
-        @JsonProperty
-        public void setHash(String hash) {
-            this.hash = hash;
-        }
-
-        @JsonProperty
-        public List<String> getRoles() {
-            return roles;
-        }
-
-        @JsonProperty
-        public void setRoles(List<String> roles) {
-            this.roles = roles;
+        public Entry {
+            roles = roles == null ? List.of() : roles;
         }
     }
 
@@ -73,8 +42,8 @@ public final class ApiKeys {
 
     public ApiKeys(List<Entry> entries) {
         this.keys = entries.stream()
-                .map(e -> new Key(e.getName(), HexFormat.of().parseHex(e.getHash().substring("sha256:".length())),
-                        e.getRoles().stream().map(Role::of).collect(Collectors.toUnmodifiableSet())))
+                .map(e -> new Key(e.name(), HexFormat.of().parseHex(e.hash().substring("sha256:".length())),
+                        e.roles().stream().map(Role::of).collect(Collectors.toUnmodifiableSet())))
                 .toList();
     }
 

@@ -1,6 +1,10 @@
 package io.profilestore.auth;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.profilestore.StrippedText;
 import jakarta.validation.Valid;
 import java.util.List;
 
@@ -10,54 +14,30 @@ import java.util.List;
  */
 public class AuthSettings {
 
-    private boolean enabled = true;
+    public boolean enabled = true;
 
     @Valid
-    private List<ApiKeys.Entry> apiKeys = List.of();
+    @JsonSetter(nulls = Nulls.AS_EMPTY)
+    public List<ApiKeys.Entry> apiKeys = List.of();
 
-    /** A YAML or JSON file with more keys: a list of {name, hash, roles}. */
-    private String apiKeysFile;
+    /** A YAML or JSON file with more keys: a list of {name, hash, roles}. Empty: none. */
+    @JsonDeserialize(using = StrippedText.class)
+    public String apiKeysFile = "";
 
+    /**
+     * Null unless the block names a key set: the YAML always has a jwt block, with empty values where JWTs are not
+     * used, and such a block is neither validated nor used.
+     */
     @Valid
     private JwtSettings jwt;
 
-    @JsonProperty
-    public boolean isEnabled() {
-        return enabled;
-    }
-
-    @JsonProperty
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
-    }
-
-    @JsonProperty
-    public List<ApiKeys.Entry> getApiKeys() {
-        return apiKeys;
-    }
-
-    @JsonProperty
-    public void setApiKeys(List<ApiKeys.Entry> apiKeys) {
-        this.apiKeys = apiKeys == null ? List.of() : apiKeys;
-    }
-
-    @JsonProperty
-    public String getApiKeysFile() {
-        return apiKeysFile;
-    }
-
-    @JsonProperty
-    public void setApiKeysFile(String apiKeysFile) {
-        this.apiKeysFile = apiKeysFile == null || apiKeysFile.isBlank() ? null : apiKeysFile;
-    }
-
-    @JsonProperty
-    public JwtSettings getJwt() {
+    /** The JWTs' settings, or null when callers are not let in by JWT. */
+    public JwtSettings jwt() {
         return jwt;
     }
 
     @JsonProperty
     public void setJwt(JwtSettings jwt) {
-        this.jwt = jwt == null || (jwt.getJwksFile() == null && jwt.getJwksUrl() == null) ? null : jwt;
+        this.jwt = jwt == null || !jwt.hasKeySet() ? null : jwt;
     }
 }

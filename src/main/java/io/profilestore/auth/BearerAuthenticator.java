@@ -28,12 +28,12 @@ public final class BearerAuthenticator implements Authenticator<String, Caller>,
     }
 
     public static BearerAuthenticator of(AuthSettings settings) {
-        var entries = new ArrayList<>(settings.getApiKeys());
-        if (settings.getApiKeysFile() != null) {
-            entries.addAll(readKeys(settings.getApiKeysFile()));
+        var entries = new ArrayList<>(settings.apiKeys);
+        if (!settings.apiKeysFile.isEmpty()) {
+            entries.addAll(readKeys(settings.apiKeysFile));
         }
         return new BearerAuthenticator(new ApiKeys(entries),
-                settings.getJwt() == null ? null : new JwtVerifier(settings.getJwt()));
+                settings.jwt() == null ? null : new JwtVerifier(settings.jwt()));
     }
 
     private static List<ApiKeys.Entry> readKeys(String path) {

@@ -1,7 +1,8 @@
 package io.profilestore.auth;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
+import io.profilestore.StrippedText;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 
@@ -11,82 +12,29 @@ import jakarta.validation.constraints.NotNull;
  */
 public class JwtSettings {
 
-    /** The provider's key set as a URL (its jwks_uri); or {@link #jwksFile}. */
-    private String jwksUrl;
+    /** The provider's key set as a URL (its jwks_uri); or {@link #jwksFile}. Empty: none. */
+    @JsonDeserialize(using = StrippedText.class)
+    public String jwksUrl = "";
 
-    /** The key set as a local file (a mounted secret, or tests). */
-    private String jwksFile;
+    /** The key set as a local file (a mounted secret, or tests); it wins over {@link #jwksUrl}. Empty: none. */
+    @JsonDeserialize(using = StrippedText.class)
+    public String jwksFile = "";
 
     @NotEmpty
-    private String issuer;
+    public String issuer;
 
     @NotEmpty
-    private String audience;
+    public String audience;
 
     /** The claim holding the caller's roles: a list of role names, or a space-separated string. */
     @NotEmpty
-    private String rolesClaim = "roles";
+    public String rolesClaim = "roles";
 
     @NotNull
-    private Duration clockSkew = Duration.seconds(30);
+    public Duration clockSkew = Duration.seconds(30);
 
-    @JsonProperty
-    public String getJwksUrl() {
-        return jwksUrl;
-    }
-
-    @JsonProperty
-    public void setJwksUrl(String jwksUrl) {
-        this.jwksUrl = jwksUrl == null || jwksUrl.isBlank() ? null : jwksUrl;
-    }
-
-    @JsonProperty
-    public String getJwksFile() {
-        return jwksFile;
-    }
-
-    @JsonProperty
-    public void setJwksFile(String jwksFile) {
-        this.jwksFile = jwksFile == null || jwksFile.isBlank() ? null : jwksFile;
-    }
-
-    @JsonProperty
-    public String getIssuer() {
-        return issuer;
-    }
-
-    @JsonProperty
-    public void setIssuer(String issuer) {
-        this.issuer = issuer;
-    }
-
-    @JsonProperty
-    public String getAudience() {
-        return audience;
-    }
-
-    @JsonProperty
-    public void setAudience(String audience) {
-        this.audience = audience;
-    }
-
-    @JsonProperty
-    public String getRolesClaim() {
-        return rolesClaim;
-    }
-
-    @JsonProperty
-    public void setRolesClaim(String rolesClaim) {
-        this.rolesClaim = rolesClaim;
-    }
-
-    @JsonProperty
-    public Duration getClockSkew() {
-        return clockSkew;
-    }
-
-    @JsonProperty
-    public void setClockSkew(Duration clockSkew) {
-        this.clockSkew = clockSkew;
+    /** Whether a key set is named: without one, the rest of the block is not used. */
+    public boolean hasKeySet() {
+        return !jwksFile.isEmpty() || !jwksUrl.isEmpty();
     }
 }

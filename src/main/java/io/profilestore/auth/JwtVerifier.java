@@ -30,21 +30,21 @@ public final class JwtVerifier {
     private final String rolesClaim;
 
     public JwtVerifier(JwtSettings settings) {
-        this.rolesClaim = settings.getRolesClaim();
+        this.rolesClaim = settings.rolesClaim;
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
                 JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.ES256, JWSAlgorithm.ES384), source(settings)));
-        var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(settings.getAudience(),
-                new JWTClaimsSet.Builder().issuer(settings.getIssuer()).build(), Set.of("sub", "exp"));
-        verifier.setMaxClockSkew((int) settings.getClockSkew().toSeconds());
+        var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(settings.audience,
+                new JWTClaimsSet.Builder().issuer(settings.issuer).build(), Set.of("sub", "exp"));
+        verifier.setMaxClockSkew((int) settings.clockSkew.toSeconds());
         processor.setJWTClaimsSetVerifier(verifier);
     }
 
     private static JWKSource<SecurityContext> source(JwtSettings settings) {
         try {
-            if (settings.getJwksFile() != null) {
-                return new ImmutableJWKSet<>(JWKSet.load(new File(settings.getJwksFile())));
+            if (!settings.jwksFile.isEmpty()) {
+                return new ImmutableJWKSet<>(JWKSet.load(new File(settings.jwksFile)));
             }
-            return JWKSourceBuilder.create(URI.create(settings.getJwksUrl()).toURL()).retrying(true).build();
+            return JWKSourceBuilder.create(URI.create(settings.jwksUrl).toURL()).retrying(true).build();
         } catch (IOException | ParseException e) {
             throw new UncheckedIOException("cannot read the JWT key set", e instanceof IOException io ? io : new IOException(e));
         }

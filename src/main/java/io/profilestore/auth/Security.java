@@ -34,7 +34,7 @@ public final class Security {
     public static void install(Environment environment, AuthSettings settings) {
         var jersey = environment.jersey();
         jersey.register(new CredentialsInUrlRefusal());
-        if (settings.isEnabled()) {
+        if (settings.enabled) {
             var authenticator = BearerAuthenticator.of(settings);
             jersey.register(new AuthDynamicFeature(new OAuthCredentialAuthFilter.Builder<Caller>()
                     .setAuthenticator(authenticator)
@@ -61,7 +61,7 @@ public final class Security {
      * With authentication off, it is as open as the API.
      */
     public static void installOnAdminPort(Environment environment, AuthSettings settings) {
-        if (settings.isEnabled()) {
+        if (settings.enabled) {
             environment.admin().addFilter("admin-auth", new AdminAuthFilter(BearerAuthenticator.of(settings)))
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         }

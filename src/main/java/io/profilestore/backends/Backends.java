@@ -19,13 +19,13 @@ public record Backends(CqlSession cassandra, ElasticsearchClient elasticsearch, 
     public static Backends open(ProfileStoreConfiguration config, MetricRegistry metrics, String name) {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            var postgres = config.getPostgres().build(metrics, name + "-postgres");
+            var postgres = config.postgres.build(metrics, name + "-postgres");
             opened.add(postgres);
-            var cassandra = config.getCassandra().build(metrics);
+            var cassandra = config.cassandra.build(metrics);
             opened.add(cassandra);
-            var elasticsearch = config.getElasticsearch().build();
+            var elasticsearch = config.elasticsearch.build();
             opened.add(elasticsearch);
-            var rabbitmq = config.getRabbitmq().connect(name);
+            var rabbitmq = config.rabbitmq.connect(name);
             return new Backends(cassandra, elasticsearch, postgres, rabbitmq);
         } catch (IOException | TimeoutException | RuntimeException e) {
             Collections.reverse(opened);

@@ -6,9 +6,12 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.ValidationMethod;
+import io.profilestore.StrippedText;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -23,120 +26,42 @@ public class CassandraFactory {
 
     /** Contact points as {@code host:port}; the driver discovers the rest of the ring from them. */
     @NotEmpty
-    private List<@Pattern(regexp = "[^:\\s]+:\\d{1,5}") String> contactPoints = List.of("127.0.0.1:19042");
+    public List<@Pattern(regexp = "[^:\\s]+:\\d{1,5}") String> contactPoints = List.of("127.0.0.1:19042");
 
     @NotEmpty
-    private String localDatacenter = "datacenter1";
+    public String localDatacenter = "datacenter1";
 
     @NotEmpty
     @Pattern(regexp = "[a-z][a-z0-9_]{0,47}")
-    private String keyspace = "profiles";
+    public String keyspace = "profiles";
 
     @Valid
     @NotNull
-    private ReplicationSettings replication = new ReplicationSettings();
+    public ReplicationSettings replication = new ReplicationSettings();
 
     @NotNull
-    private Duration requestTimeout = Duration.seconds(2);
+    public Duration requestTimeout = Duration.seconds(2);
 
-    private String username;
-    private String password;
+    /** Unset: the driver logs in as nobody (a cluster without authentication). */
+    public String username;
+
+    /** Also what {@code migrate} gives the role {@code username} when it creates it. */
+    @JsonSetter(nulls = Nulls.AS_EMPTY)
+    public String password = "";
 
     /**
      * A superuser for {@code migrate} only: it creates the keyspace, and the role {@code username} with only what
      * the service needs (reads and writes on the keyspace). Empty: migrate runs as {@code username}.
      */
-    private String migrationUsername = "";
-    private String migrationPassword = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String migrationUsername = "";
+
+    @JsonSetter(nulls = Nulls.AS_EMPTY)
+    public String migrationPassword = "";
 
     @Valid
     @NotNull
-    private TlsSettings tls = new TlsSettings();
-
-    @JsonProperty
-    public List<String> getContactPoints() {
-        return contactPoints;
-    }
-
-    @JsonProperty
-    public void setContactPoints(List<String> contactPoints) {
-        this.contactPoints = contactPoints;
-    }
-
-    @JsonProperty
-    public String getLocalDatacenter() {
-        return localDatacenter;
-    }
-
-    @JsonProperty
-    public void setLocalDatacenter(String localDatacenter) {
-        this.localDatacenter = localDatacenter;
-    }
-
-    @JsonProperty
-    public String getKeyspace() {
-        return keyspace;
-    }
-
-    @JsonProperty
-    public void setKeyspace(String keyspace) {
-        this.keyspace = keyspace;
-    }
-
-    @JsonProperty
-    public ReplicationSettings getReplication() {
-        return replication;
-    }
-
-    @JsonProperty
-    public void setReplication(ReplicationSettings replication) {
-        this.replication = replication;
-    }
-
-    @JsonProperty
-    public Duration getRequestTimeout() {
-        return requestTimeout;
-    }
-
-    @JsonProperty
-    public void setRequestTimeout(Duration requestTimeout) {
-        this.requestTimeout = requestTimeout;
-    }
-
-    @JsonProperty
-    public String getUsername() {
-        return username;
-    }
-
-    @JsonProperty
-    public void setUsername(String username) {
-        this.username = username;
-    }
-
-    @JsonProperty
-    public void setPassword(String password) {
-        this.password = password;
-    }
-
-    /** The service role's password, for {@code migrate} to give the role it creates. */
-    public String password() {
-        return password == null ? "" : password;
-    }
-
-    @JsonProperty
-    public String getMigrationUsername() {
-        return migrationUsername;
-    }
-
-    @JsonProperty
-    public void setMigrationUsername(String migrationUsername) {
-        this.migrationUsername = migrationUsername == null ? "" : migrationUsername.strip();
-    }
-
-    @JsonProperty
-    public void setMigrationPassword(String migrationPassword) {
-        this.migrationPassword = migrationPassword == null ? "" : migrationPassword;
-    }
+    public TlsSettings tls = new TlsSettings();
 
     /** Whether {@code migrate} logs in as a superuser of its own and gives the service's role its grants. */
     public boolean hasSeparateMigrationUser() {
@@ -148,16 +73,6 @@ public class CassandraFactory {
     @JsonIgnore
     public boolean isMigrationUserForARole() {
         return migrationUsername.isEmpty() || (username != null && !username.isBlank());
-    }
-
-    @JsonProperty
-    public TlsSettings getTls() {
-        return tls;
-    }
-
-    @JsonProperty
-    public void setTls(TlsSettings tls) {
-        this.tls = tls;
     }
 
     /**
@@ -204,11 +119,11 @@ public class CassandraFactory {
                 .withMetricRegistry(metrics)
                 .addContactPoints(contactPoints.stream().map(CassandraFactory::address).toList());
         if (user != null && !user.isBlank()) {
-            builder.withAuthCredentials(user, secret == null ? "" : secret);
+            builder.withAuthCredentials(user, secret);
         }
-        if (tls.isEnabled()) {
+        if (tls.enabled) {
             builder.withSslEngineFactory(
-                    new ProgrammaticSslEngineFactory(tls.sslContext(), null, tls.isVerifyHostname()));
+                    new ProgrammaticSslEngineFactory(tls.sslContext(), null, tls.verifyHostname));
         }
         return builder.build();
     }

@@ -5,7 +5,6 @@ import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest5_client.Rest5ClientTransport;
 import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
@@ -30,112 +29,37 @@ import org.apache.hc.core5.util.Timeout;
 public class ElasticsearchFactory {
 
     @NotEmpty
-    private List<URI> hosts = List.of(URI.create("http://127.0.0.1:19200"));
+    public List<URI> hosts = List.of(URI.create("http://127.0.0.1:19200"));
 
     /** The alias the service reads and writes; it points to one concrete index {@code <alias>-vN}. */
     @NotEmpty
     @Pattern(regexp = "[a-z][a-z0-9_-]{0,100}")
-    private String indexAlias = "profiles";
+    public String indexAlias = "profiles";
 
     @Valid
     @NotNull
-    private IndexSettings index = new IndexSettings();
+    public IndexSettings index = new IndexSettings();
 
     @NotNull
-    private Duration connectTimeout = Duration.seconds(2);
+    public Duration connectTimeout = Duration.seconds(2);
 
     @NotNull
-    private Duration requestTimeout = Duration.seconds(10);
+    public Duration requestTimeout = Duration.seconds(10);
 
-    private String username;
-    private String password;
-    private String apiKey;
+    public String username;
+    public String password;
+    public String apiKey;
 
     /** On exactly when the hosts are {@code https}: a mismatch is refused at start, not found at the first request. */
     @Valid
     @NotNull
-    private TlsSettings tls = new TlsSettings();
-
-    @JsonProperty
-    public List<URI> getHosts() {
-        return hosts;
-    }
-
-    @JsonProperty
-    public void setHosts(List<URI> hosts) {
-        this.hosts = hosts;
-    }
-
-    @JsonProperty
-    public String getIndexAlias() {
-        return indexAlias;
-    }
-
-    @JsonProperty
-    public void setIndexAlias(String indexAlias) {
-        this.indexAlias = indexAlias;
-    }
-
-    @JsonProperty
-    public IndexSettings getIndex() {
-        return index;
-    }
-
-    @JsonProperty
-    public void setIndex(IndexSettings index) {
-        this.index = index;
-    }
-
-    @JsonProperty
-    public Duration getConnectTimeout() {
-        return connectTimeout;
-    }
-
-    @JsonProperty
-    public void setConnectTimeout(Duration connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
-    @JsonProperty
-    public Duration getRequestTimeout() {
-        return requestTimeout;
-    }
-
-    @JsonProperty
-    public void setRequestTimeout(Duration requestTimeout) {
-        this.requestTimeout = requestTimeout;
-    }
-
-    @JsonProperty
-    public void setUsername(String username) {
-        this.username = username;
-    }
-
-    @JsonProperty
-    public void setPassword(String password) {
-        this.password = password;
-    }
-
-    @JsonProperty
-    public void setApiKey(String apiKey) {
-        this.apiKey = apiKey;
-    }
-
-    @JsonProperty
-    public TlsSettings getTls() {
-        return tls;
-    }
-
-    @JsonProperty
-    public void setTls(TlsSettings tls) {
-        this.tls = tls;
-    }
+    public TlsSettings tls = new TlsSettings();
 
     @ValidationMethod(message = "tls.enabled must be true exactly when every host is https://")
     @JsonIgnore
     public boolean isTlsMatchingHosts() {
         return hosts == null || tls == null
-                || hosts.stream().allMatch(host -> "https".equalsIgnoreCase(host.getScheme()) == tls.isEnabled());
+                || hosts.stream().allMatch(host -> "https".equalsIgnoreCase(host.getScheme()) == tls.enabled);
     }
 
     /**
@@ -150,14 +74,14 @@ public class ElasticsearchFactory {
                         .setResponseTimeout(Timeout.of(requestTimeout.toJavaDuration())))
                 .setConnectionConfigCallback(connection -> connection
                         .setConnectTimeout(Timeout.of(connectTimeout.toJavaDuration())));
-        if (tls.isEnabled()) {
+        if (tls.enabled) {
             var context = tls.sslContext();
             // the name check stated, not left to the builder's defaults: with those, no name was checked
             // (BackendTlsIT)
             var strategy = ClientTlsStrategyBuilder.create()
                     .setSslContext(context)
                     .setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
-                    .setHostnameVerifier(tls.isVerifyHostname() ? new DefaultHostnameVerifier() : NoopHostnameVerifier.INSTANCE)
+                    .setHostnameVerifier(tls.verifyHostname ? new DefaultHostnameVerifier() : NoopHostnameVerifier.INSTANCE)
                     .buildAsync();
             rest.setConnectionManagerCallback(connections -> connections.setTlsStrategy(strategy));
         }

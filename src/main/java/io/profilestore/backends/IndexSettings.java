@@ -1,6 +1,5 @@
 package io.profilestore.backends;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
@@ -17,11 +16,11 @@ public class IndexSettings {
 
     @Min(1)
     @Max(64)
-    private int shards = 1;
+    public int shards = 1;
 
     @Min(0)
     @Max(5)
-    private int replicas = 0;
+    public int replicas = 0;
 
     /**
      * How often Elasticsearch makes what was indexed searchable ({@code index.refresh_interval}): what a change waits,
@@ -32,37 +31,7 @@ public class IndexSettings {
     @NotNull
     @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
     @MaxDuration(value = 60, unit = TimeUnit.SECONDS)
-    private Duration refreshInterval = Duration.milliseconds(500);
-
-    @JsonProperty
-    public int getShards() {
-        return shards;
-    }
-
-    @JsonProperty
-    public void setShards(int shards) {
-        this.shards = shards;
-    }
-
-    @JsonProperty
-    public int getReplicas() {
-        return replicas;
-    }
-
-    @JsonProperty
-    public void setReplicas(int replicas) {
-        this.replicas = replicas;
-    }
-
-    @JsonProperty
-    public Duration getRefreshInterval() {
-        return refreshInterval;
-    }
-
-    @JsonProperty
-    public void setRefreshInterval(Duration refreshInterval) {
-        this.refreshInterval = refreshInterval;
-    }
+    public Duration refreshInterval = Duration.milliseconds(500);
 
     /** The refresh interval as Elasticsearch writes it ({@code 500ms}). */
     public String refreshIntervalSetting() {

@@ -2,49 +2,53 @@ package io.profilestore.backends;
 
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.ValidationMethod;
+import io.profilestore.StrippedText;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.util.Arrays;
+import java.util.Locale;
 
 /** The PostgreSQL that holds the lock table and the outbox, reached through a HikariCP pool. */
 public class PostgresFactory {
 
     @NotEmpty
     @Pattern(regexp = "jdbc:postgresql:.*")
-    private String url = "jdbc:postgresql://127.0.0.1:15432/profilestore";
+    public String url = "jdbc:postgresql://127.0.0.1:15432/profilestore";
 
     /** The service's own role: rows of the lock table and the outbox, and the audit trail to append to only. */
     @NotEmpty
-    private String user = "profilestore";
+    public String user = "profilestore";
 
-    private String password = "";
+    public String password = "";
 
     /**
      * The role {@code migrate} connects as, which owns the tables and grants the service's role what it needs;
      * empty: the service's role itself, which then owns its tables and could edit its own audit trail.
      */
-    private String migrationUser = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String migrationUser = "";
 
-    private String migrationPassword = "";
+    public String migrationPassword = "";
 
     @Min(1)
     @Max(500)
-    private int maxPoolSize = 16;
+    public int maxPoolSize = 16;
 
     @NotNull
-    private Duration connectionTimeout = Duration.seconds(2);
+    public Duration connectionTimeout = Duration.seconds(2);
 
     /** The longest wait for one answer of PostgreSQL: bounds a request when the server hangs. */
     @NotNull
-    private Duration socketTimeout = Duration.seconds(5);
+    public Duration socketTimeout = Duration.seconds(5);
 
     /**
      * On: the server's certificate is checked ({@code sslmode=verify-full}, or {@code verify-ca} without the host
@@ -53,47 +57,7 @@ public class PostgresFactory {
      */
     @Valid
     @NotNull
-    private TlsSettings tls = new TlsSettings();
-
-    @JsonProperty
-    public String getUrl() {
-        return url;
-    }
-
-    @JsonProperty
-    public void setUrl(String url) {
-        this.url = url;
-    }
-
-    @JsonProperty
-    public String getUser() {
-        return user;
-    }
-
-    @JsonProperty
-    public void setUser(String user) {
-        this.user = user;
-    }
-
-    @JsonProperty
-    public void setPassword(String password) {
-        this.password = password;
-    }
-
-    @JsonProperty
-    public String getMigrationUser() {
-        return migrationUser;
-    }
-
-    @JsonProperty
-    public void setMigrationUser(String migrationUser) {
-        this.migrationUser = migrationUser == null ? "" : migrationUser.strip();
-    }
-
-    @JsonProperty
-    public void setMigrationPassword(String migrationPassword) {
-        this.migrationPassword = migrationPassword;
-    }
+    public TlsSettings tls = new TlsSettings();
 
     /** Whether {@code migrate} runs as an owner of its own, so that the service's role can be held to less. */
     public boolean hasSeparateOwner() {
@@ -111,11 +75,6 @@ public class PostgresFactory {
         return new HikariDataSource(config);
     }
 
-    /** A pool like the service's, as the owner when there is one: for maintenance beyond the service's grants. */
-    public HikariDataSource buildAsOwner(MetricRegistry metrics, String poolName) {
-        return new HikariDataSource(asOwner(hikari(poolName, metrics)));
-    }
-
     private HikariConfig asOwner(HikariConfig config) {
         if (hasSeparateOwner()) {
             config.setUsername(migrationUser);
@@ -124,53 +83,13 @@ public class PostgresFactory {
         return config;
     }
 
-    @JsonProperty
-    public int getMaxPoolSize() {
-        return maxPoolSize;
-    }
-
-    @JsonProperty
-    public void setMaxPoolSize(int maxPoolSize) {
-        this.maxPoolSize = maxPoolSize;
-    }
-
-    @JsonProperty
-    public Duration getConnectionTimeout() {
-        return connectionTimeout;
-    }
-
-    @JsonProperty
-    public void setConnectionTimeout(Duration connectionTimeout) {
-        this.connectionTimeout = connectionTimeout;
-    }
-
-    @JsonProperty
-    public Duration getSocketTimeout() {
-        return socketTimeout;
-    }
-
-    @JsonProperty
-    public void setSocketTimeout(Duration socketTimeout) {
-        this.socketTimeout = socketTimeout;
-    }
-
     /** TLS is the tls block's: a parameter in the URL would override it (the driver lets the URL win). */
     @ValidationMethod(message = "url must carry no ssl parameters (sslmode, sslrootcert, ...): use postgres.tls")
     @JsonIgnore
     public boolean isUrlWithoutSslParameters() {
         int query = url == null ? -1 : url.indexOf('?');
-        return query < 0 || java.util.Arrays.stream(url.substring(query + 1).split("&"))
-                .noneMatch(parameter -> parameter.toLowerCase(java.util.Locale.ROOT).startsWith("ssl"));
-    }
-
-    @JsonProperty
-    public TlsSettings getTls() {
-        return tls;
-    }
-
-    @JsonProperty
-    public void setTls(TlsSettings tls) {
-        this.tls = tls;
+        return query < 0 || Arrays.stream(url.substring(query + 1).split("&"))
+                .noneMatch(parameter -> parameter.toLowerCase(Locale.ROOT).startsWith("ssl"));
     }
 
     /**
@@ -198,15 +117,15 @@ public class PostgresFactory {
         config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, connectionTimeout.toSeconds())));
         config.addDataSourceProperty("tcpKeepAlive", "true");
         config.addDataSourceProperty("ApplicationName", "profile-store");
-        if (!tls.isEnabled()) {
+        if (!tls.enabled) {
             config.addDataSourceProperty("sslmode", "disable");
         } else {
-            config.addDataSourceProperty("sslmode", tls.isVerifyHostname() ? "verify-full" : "verify-ca");
+            config.addDataSourceProperty("sslmode", tls.verifyHostname ? "verify-full" : "verify-ca");
             if (tls.hasCaFile()) {
                 // the driver reads the file itself, at each connection: read it once here too, so that a missing
                 // or broken file stops the start with its name
                 tls.sslContext();
-                config.addDataSourceProperty("sslrootcert", tls.getCaFile());
+                config.addDataSourceProperty("sslrootcert", tls.caFile);
             } else {
                 // without a CA file the driver would look for ~/.postgresql/root.crt: use the JVM's trust store
                 config.addDataSourceProperty("sslfactory", "org.postgresql.ssl.DefaultJavaSSLFactory");

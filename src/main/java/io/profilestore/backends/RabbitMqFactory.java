@@ -1,7 +1,6 @@
 package io.profilestore.backends;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.SocketConfigurators;
@@ -19,13 +18,13 @@ public class RabbitMqFactory {
 
     @NotEmpty
     @Pattern(regexp = "amqps?://.*")
-    private String uri = "amqp://guest:guest@127.0.0.1:15673/%2F";
+    public String uri = "amqp://guest:guest@127.0.0.1:15673/%2F";
 
     @NotNull
-    private Duration connectionTimeout = Duration.seconds(5);
+    public Duration connectionTimeout = Duration.seconds(5);
 
     @NotNull
-    private Duration recoveryInterval = Duration.seconds(2);
+    public Duration recoveryInterval = Duration.seconds(2);
 
     /**
      * On exactly when the URI is {@code amqps}: the server's certificate is checked against {@code tls.caFile} (an
@@ -33,52 +32,12 @@ public class RabbitMqFactory {
      */
     @Valid
     @NotNull
-    private TlsSettings tls = new TlsSettings();
-
-    @JsonProperty
-    public String getUri() {
-        return uri;
-    }
-
-    @JsonProperty
-    public void setUri(String uri) {
-        this.uri = uri;
-    }
-
-    @JsonProperty
-    public Duration getConnectionTimeout() {
-        return connectionTimeout;
-    }
-
-    @JsonProperty
-    public void setConnectionTimeout(Duration connectionTimeout) {
-        this.connectionTimeout = connectionTimeout;
-    }
-
-    @JsonProperty
-    public Duration getRecoveryInterval() {
-        return recoveryInterval;
-    }
-
-    @JsonProperty
-    public void setRecoveryInterval(Duration recoveryInterval) {
-        this.recoveryInterval = recoveryInterval;
-    }
-
-    @JsonProperty
-    public TlsSettings getTls() {
-        return tls;
-    }
-
-    @JsonProperty
-    public void setTls(TlsSettings tls) {
-        this.tls = tls;
-    }
+    public TlsSettings tls = new TlsSettings();
 
     @ValidationMethod(message = "tls.enabled must be true exactly when the uri is amqps://")
     @JsonIgnore
     public boolean isTlsMatchingUri() {
-        return uri == null || tls == null || uri.regionMatches(true, 0, "amqps:", 0, 6) == tls.isEnabled();
+        return uri == null || tls == null || uri.regionMatches(true, 0, "amqps:", 0, 6) == tls.enabled;
     }
 
     /** A connection factory that recovers connections and topology by itself after a broker restart. */
@@ -89,12 +48,12 @@ public class RabbitMqFactory {
         } catch (Exception e) {
             throw new IllegalArgumentException("rabbitmq.uri is not a valid AMQP URI", e);
         }
-        if (tls.isEnabled()) {
+        if (tls.enabled) {
             var context = tls.sslContext();
             factory.setSslContextFactory(name -> context);
             factory.setSocketFactory(context.getSocketFactory());
             // setUri gave an amqps URI the JVM's trust store and the host name check; set both from the settings
-            factory.setSocketConfigurator(tls.isVerifyHostname()
+            factory.setSocketConfigurator(tls.verifyHostname
                     ? SocketConfigurators.defaultConfigurator().andThen(SocketConfigurators.enableHostnameVerification())
                     : SocketConfigurators.defaultConfigurator());
         }

@@ -1,6 +1,7 @@
 package io.profilestore.backends;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -16,43 +17,14 @@ public class ReplicationSettings {
     public enum Strategy { SimpleStrategy, NetworkTopologyStrategy }
 
     @NotNull
-    private Strategy strategy = Strategy.SimpleStrategy;
+    public Strategy strategy = Strategy.SimpleStrategy;
 
     @Min(1)
-    private int replicationFactor = 1;
+    public int replicationFactor = 1;
 
     /** Data center name to replica count; used by {@code NetworkTopologyStrategy} only. */
-    private Map<String, Integer> dataCenters = Map.of();
-
-    @JsonProperty
-    public Strategy getStrategy() {
-        return strategy;
-    }
-
-    @JsonProperty
-    public void setStrategy(Strategy strategy) {
-        this.strategy = strategy;
-    }
-
-    @JsonProperty
-    public int getReplicationFactor() {
-        return replicationFactor;
-    }
-
-    @JsonProperty
-    public void setReplicationFactor(int replicationFactor) {
-        this.replicationFactor = replicationFactor;
-    }
-
-    @JsonProperty
-    public Map<String, Integer> getDataCenters() {
-        return dataCenters;
-    }
-
-    @JsonProperty
-    public void setDataCenters(Map<String, Integer> dataCenters) {
-        this.dataCenters = dataCenters == null ? Map.of() : dataCenters;
-    }
+    @JsonSetter(nulls = Nulls.AS_EMPTY)
+    public Map<String, Integer> dataCenters = Map.of();
 
     @AssertTrue(message = "NetworkTopologyStrategy needs dataCenters with at least one data center of one or more replicas")
     public boolean isDataCentersValidForStrategy() {

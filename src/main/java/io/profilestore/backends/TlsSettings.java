@@ -1,8 +1,9 @@
 package io.profilestore.backends;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.validation.ValidationMethod;
+import io.profilestore.StrippedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -19,49 +20,20 @@ import javax.net.ssl.TrustManagerFactory;
  */
 public class TlsSettings {
 
-    private boolean enabled;
+    public boolean enabled;
 
     /**
      * The CA certificate(s) that signed the server's certificate, PEM (the operator's {@code ca.crt}, say); empty:
      * the JVM's own trust store (public authorities).
      */
-    private String caFile = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String caFile = "";
 
     /**
      * Whether the server's name must be in its certificate. Only for servers reached by addresses no certificate
      * can name ahead of time (Cassandra's nodes by pod IP): the CA alone is then checked.
      */
-    private boolean verifyHostname = true;
-
-    @JsonProperty
-    public boolean isEnabled() {
-        return enabled;
-    }
-
-    @JsonProperty
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
-    }
-
-    @JsonProperty
-    public String getCaFile() {
-        return caFile;
-    }
-
-    @JsonProperty
-    public void setCaFile(String caFile) {
-        this.caFile = caFile == null ? "" : caFile.strip();
-    }
-
-    @JsonProperty
-    public boolean isVerifyHostname() {
-        return verifyHostname;
-    }
-
-    @JsonProperty
-    public void setVerifyHostname(boolean verifyHostname) {
-        this.verifyHostname = verifyHostname;
-    }
+    public boolean verifyHostname = true;
 
     /** A CA file with TLS off is a setting that does nothing: most likely TLS was meant to be on. */
     @ValidationMethod(message = "caFile is set but enabled is false")

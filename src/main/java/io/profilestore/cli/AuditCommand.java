@@ -29,7 +29,7 @@ public class AuditCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
     @Override
     protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
             ProfileStoreConfiguration config) {
-        try (var postgres = config.getPostgres().build(bootstrap.getMetricRegistry(), "profile-store-audit")) {
+        try (var postgres = config.postgres.build(bootstrap.getMetricRegistry(), "profile-store-audit")) {
             var records = new AuditLog(postgres).query(namespace.getString("actor"),
                     namespace.getString("pid") == null ? null : UUID.fromString(namespace.getString("pid")),
                     namespace.getString("from") == null ? null : Instant.parse(namespace.getString("from")),

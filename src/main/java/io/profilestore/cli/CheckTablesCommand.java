@@ -1,7 +1,6 @@
 package io.profilestore.cli;
 
-import io.dropwizard.core.cli.ConfiguredCommand;
-import io.dropwizard.core.setup.Bootstrap;
+import com.codahale.metrics.MetricRegistry;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.backends.Backends;
@@ -18,6 +17,8 @@ import io.profilestore.db.ProfileDao;
 import io.profilestore.db.UserOperations;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
@@ -27,7 +28,7 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * merge journal, and repairs what does not (unless --dry-run; --list names each disagreement). Exits 1 when it
  * found disagreements it did not repair.
  */
-public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+public class CheckTablesCommand extends BackendsCommand {
 
     public CheckTablesCommand() {
         super("check-tables", "Checks that users' lists of profiles agree with the profiles, and repairs them");
@@ -42,33 +43,26 @@ public class CheckTablesCommand extends ConfiguredCommand<ProfileStoreConfigurat
                 .help("name each disagreement by its ids (no personal data)");
     }
 
+    /** @return false when the tables still disagree, or when another instance holds the check */
     @Override
-    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
-            ProfileStoreConfiguration config) throws Exception {
-        long unrepaired;
-        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-check-tables")) {
-            var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(),
-                    bootstrap.getMetricRegistry());
-            var dao = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
-            var locks = new EntityLocks(backends.postgres(), config.getProfiles().getLockLease().toJavaDuration(),
-                    bootstrap.getMetricRegistry());
-            var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), java.util.List.of(),
-                    WritePathProbe.NONE);
-            var journal = new UserOperations(backends.postgres());
-            var users = new UserService(dao, changes, journal, config.getUsers());
-            var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-            boolean repair = !namespace.getBoolean("dryRun");
-            boolean list = namespace.getBoolean("list");
-            var check = new TableCheck(dao, changes, users, new JournalHistory(backends.postgres()), config.getUsers());
-            var reports = new java.util.ArrayList<TableCheckReport>();
-            if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
-                out.println("check-tables runs on another instance right now; run it again once that one is done");
-                System.exit(1);
-            }
-            unrepaired = reports.get(0).unrepaired();
+    protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics) {
+        var writer = new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics);
+        var dao = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
+        var locks = new EntityLocks(backends.postgres(), config.profiles.lockLease.toJavaDuration(),
+                metrics);
+        var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), List.of(), WritePathProbe.NONE);
+        var journal = new UserOperations(backends.postgres());
+        var users = new UserService(dao, changes, journal, config.users);
+        var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        boolean repair = !namespace.getBoolean("dryRun");
+        boolean list = namespace.getBoolean("list");
+        var check = new TableCheck(dao, changes, users, new JournalHistory(backends.postgres()), config.users);
+        var reports = new ArrayList<TableCheckReport>();
+        if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
+            out.println("check-tables runs on another instance right now; run it again once that one is done");
+            return false;
         }
-        if (unrepaired > 0) {
-            System.exit(1); // for a scheduler or a script: the tables still disagree
-        }
+        return reports.get(0).unrepaired() == 0;
     }
 }

@@ -26,17 +26,17 @@ public final class IndexCommands {
     }
 
     public static Parts parts(ProfileStoreConfiguration config, Backends backends, MetricRegistry metrics, ObjectMapper json) {
-        var writer = new IdempotentWriter(backends.cassandra(), config.getProfiles().getWriteAttempts(), metrics);
-        var profiles = new ProfileDao(backends.cassandra(), config.getCassandra().getKeyspace(), writer);
+        var writer = new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics);
+        var profiles = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
         var documents = new ProfileDocuments(profiles, NameNormalizer.standard(), json);
-        String alias = config.getElasticsearch().getIndexAlias();
+        String alias = config.elasticsearch.indexAlias;
         return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), alias),
                 new IndexAliases(backends.elasticsearch(), alias));
     }
 
     public static Reindexer reindexer(ProfileStoreConfiguration config, Backends backends, Parts parts) {
         return new Reindexer(parts.profiles(), parts.documents(), parts.index(), parts.aliases(),
-                new ReindexProgress(backends.postgres()), config.getElasticsearch());
+                new ReindexProgress(backends.postgres()), config.elasticsearch);
     }
 
     public static Reconciler reconciler(Parts parts, Duration grace) {

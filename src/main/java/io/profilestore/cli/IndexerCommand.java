@@ -19,7 +19,7 @@ public class IndexerCommand extends ServerCommand<ProfileStoreConfiguration> {
     @Override
     protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
             ProfileStoreConfiguration configuration) throws Exception {
-        configuration.setRole(ProfileStoreConfiguration.Role.INDEXER);
+        configuration.role = ProfileStoreConfiguration.Role.INDEXER;
         super.run(bootstrap, namespace, configuration);
     }
 }

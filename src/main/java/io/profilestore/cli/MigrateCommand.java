@@ -1,8 +1,6 @@
 package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
-import io.dropwizard.core.cli.ConfiguredCommand;
-import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import io.profilestore.events.EventTopology;
@@ -16,18 +14,17 @@ import net.sourceforge.argparse4j.inf.Namespace;
  * {@code migrate <config>}: brings Cassandra, PostgreSQL and Elasticsearch to the schema of this build. Each part
  * applies only what is missing, so running it again changes nothing; it is safe to run before every start.
  */
-public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+public class MigrateCommand extends BackendsCommand {
 
     public MigrateCommand() {
         super("migrate", "Applies the Cassandra, PostgreSQL and Elasticsearch schema (idempotent)");
     }
 
     @Override
-    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
-            ProfileStoreConfiguration config) throws Exception {
-        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-migrate")) {
-            report(System.out, migrate(config, backends));
-        }
+    protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics) throws Exception {
+        report(System.out, migrate(config, backends));
+        return true;
     }
 
     public record Report(PostgresSchema.Result postgres, CassandraSchema.Result cassandra,
@@ -36,12 +33,12 @@ public class MigrateCommand extends ConfiguredCommand<ProfileStoreConfiguration>
 
     public static Report migrate(ProfileStoreConfiguration config, Backends backends) throws Exception {
         PostgresSchema.Result postgres;
-        var settings = config.getPostgres();
+        var settings = config.postgres;
         try (var asOwner = settings.buildForMigration(new MetricRegistry())) {
-            postgres = PostgresSchema.migrate(asOwner, settings.getUser(), settings.hasSeparateOwner());
+            postgres = PostgresSchema.migrate(asOwner, settings.user, settings.hasSeparateOwner());
         }
-        var cassandra = CassandraSchema.migrate(config.getCassandra());
-        var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.getElasticsearch());
+        var cassandra = CassandraSchema.migrate(config.cassandra);
+        var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.elasticsearch);
         try (var channel = backends.rabbitmq().createChannel()) {
             EventTopology.declare(channel);
         }

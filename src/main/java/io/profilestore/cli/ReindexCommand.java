@@ -1,7 +1,6 @@
 package io.profilestore.cli;
 
-import io.dropwizard.core.cli.ConfiguredCommand;
-import io.dropwizard.core.setup.Bootstrap;
+import com.codahale.metrics.MetricRegistry;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -12,7 +11,7 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * {@code reindex <config>}: builds the next generation of the index from Cassandra and moves the alias to it,
  * while the service goes on serving and writing. Run again after an interruption, it goes on where it stopped.
  */
-public class ReindexCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+public class ReindexCommand extends BackendsCommand {
 
     public ReindexCommand() {
         super("reindex", "Rebuilds the search index from Cassandra and swaps it in without downtime (resumable)");
@@ -26,12 +25,11 @@ public class ReindexCommand extends ConfiguredCommand<ProfileStoreConfiguration>
     }
 
     @Override
-    protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
-            ProfileStoreConfiguration config) throws Exception {
-        try (var backends = Backends.open(config, bootstrap.getMetricRegistry(), "profile-store-reindex")) {
-            var parts = IndexCommands.parts(config, backends, bootstrap.getMetricRegistry(), IndexCommands.json());
-            var result = IndexCommands.reindexer(config, backends, parts).run(System.out, namespace.getBoolean("keepOld"), -1);
-            System.out.printf("reindex: %s -> %s, %,d profiles copied%n", result.from(), result.to(), result.profiles());
-        }
+    protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics) throws Exception {
+        var parts = IndexCommands.parts(config, backends, metrics, IndexCommands.json());
+        var result = IndexCommands.reindexer(config, backends, parts).run(System.out, namespace.getBoolean("keepOld"), -1);
+        System.out.printf("reindex: %s -> %s, %,d profiles copied%n", result.from(), result.to(), result.profiles());
+        return true;
     }
 }

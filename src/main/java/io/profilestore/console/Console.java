@@ -48,7 +48,7 @@ public final class Console {
         private final String policy;
 
         Headers(ConsoleSettings settings) {
-            String connect = "'self'" + (settings.getOidc().isConfigured() ? " " + settings.getOidc().tokenOrigin() : "");
+            String connect = "'self'" + (settings.oidc.isConfigured() ? " " + settings.oidc.tokenOrigin() : "");
             policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src " + connect
                     + "; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
         }
@@ -77,10 +77,10 @@ public final class Console {
         SettingsServlet(ConsoleSettings settings, boolean authEnabled, ObjectMapper json) {
             var values = new LinkedHashMap<String, Object>();
             values.put("authEnabled", authEnabled);
-            var oidc = settings.getOidc();
+            var oidc = settings.oidc;
             if (oidc.isConfigured()) {
-                values.put("oidc", java.util.Map.of("authorizationEndpoint", oidc.getAuthorizationEndpoint(),
-                        "tokenEndpoint", oidc.getTokenEndpoint(), "clientId", oidc.getClientId(), "scope", oidc.getScope()));
+                values.put("oidc", java.util.Map.of("authorizationEndpoint", oidc.authorizationEndpoint,
+                        "tokenEndpoint", oidc.tokenEndpoint, "clientId", oidc.clientId, "scope", oidc.scope));
             }
             try {
                 body = json.writeValueAsBytes(values);

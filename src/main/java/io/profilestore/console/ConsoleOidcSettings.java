@@ -1,10 +1,12 @@
 package io.profilestore.console;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.validation.ValidationMethod;
+import io.profilestore.StrippedText;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
+import java.net.URI;
 
 /**
  * Where the console sends an operator to sign in: a public client of the provider (no secret; the code is
@@ -15,55 +17,18 @@ import jakarta.validation.constraints.Pattern;
 public class ConsoleOidcSettings {
 
     @Pattern(regexp = "^$|^https?://\\S+$", message = "must be an http(s) URL")
-    private String authorizationEndpoint = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String authorizationEndpoint = "";
 
     @Pattern(regexp = "^$|^https?://\\S+$", message = "must be an http(s) URL")
-    private String tokenEndpoint = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String tokenEndpoint = "";
 
-    private String clientId = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String clientId = "";
 
     @NotBlank
-    private String scope = "openid";
-
-    @JsonProperty
-    public String getAuthorizationEndpoint() {
-        return authorizationEndpoint;
-    }
-
-    @JsonProperty
-    public void setAuthorizationEndpoint(String authorizationEndpoint) {
-        this.authorizationEndpoint = authorizationEndpoint == null ? "" : authorizationEndpoint.strip();
-    }
-
-    @JsonProperty
-    public String getTokenEndpoint() {
-        return tokenEndpoint;
-    }
-
-    @JsonProperty
-    public void setTokenEndpoint(String tokenEndpoint) {
-        this.tokenEndpoint = tokenEndpoint == null ? "" : tokenEndpoint.strip();
-    }
-
-    @JsonProperty
-    public String getClientId() {
-        return clientId;
-    }
-
-    @JsonProperty
-    public void setClientId(String clientId) {
-        this.clientId = clientId == null ? "" : clientId.strip();
-    }
-
-    @JsonProperty
-    public String getScope() {
-        return scope;
-    }
-
-    @JsonProperty
-    public void setScope(String scope) {
-        this.scope = scope;
-    }
+    public String scope = "openid";
 
     @JsonIgnore
     public boolean isConfigured() {
@@ -79,7 +44,7 @@ public class ConsoleOidcSettings {
 
     /** The origin of the token endpoint: the only place besides its own that the console's page may call. */
     String tokenOrigin() {
-        var uri = java.net.URI.create(tokenEndpoint);
+        var uri = URI.create(tokenEndpoint);
         return uri.getScheme() + "://" + uri.getRawAuthority();
     }
 }

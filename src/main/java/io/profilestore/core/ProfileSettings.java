@@ -1,6 +1,5 @@
 package io.profilestore.core;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.Max;
@@ -18,77 +17,27 @@ public class ProfileSettings {
      */
     @NotNull
     @MinDuration(value = 1, unit = TimeUnit.SECONDS)
-    private Duration lockLease = Duration.seconds(5);
+    public Duration lockLease = Duration.seconds(5);
 
     /** The largest {@code data} document, in bytes of compact UTF-8 JSON. */
     @Min(1024)
     @Max(1024 * 1024)
-    private int maxDocumentBytes = 64 * 1024;
+    public int maxDocumentBytes = 64 * 1024;
 
     /** The most pids one batch update may change. */
     @Min(1)
     @Max(1000)
-    private int maxBatchSize = 100;
+    public int maxBatchSize = 100;
 
     /** Attempts of one Cassandra write that times out (the statements are idempotent). */
     @Min(1)
     @Max(10)
-    private int writeAttempts = 3;
+    public int writeAttempts = 3;
 
     /**
      * When Cassandra never confirmed a write, it may still land later (a batchlog replay, hints, a read repair):
      * the change is announced to the indexer again after each of these, so that the index follows if it did.
      */
     @NotNull
-    private List<Duration> unknownOutcomeRechecks = List.of(Duration.minutes(1), Duration.minutes(15));
-
-    @JsonProperty
-    public Duration getLockLease() {
-        return lockLease;
-    }
-
-    @JsonProperty
-    public void setLockLease(Duration lockLease) {
-        this.lockLease = lockLease;
-    }
-
-    @JsonProperty
-    public int getMaxDocumentBytes() {
-        return maxDocumentBytes;
-    }
-
-    @JsonProperty
-    public void setMaxDocumentBytes(int maxDocumentBytes) {
-        this.maxDocumentBytes = maxDocumentBytes;
-    }
-
-    @JsonProperty
-    public int getMaxBatchSize() {
-        return maxBatchSize;
-    }
-
-    @JsonProperty
-    public void setMaxBatchSize(int maxBatchSize) {
-        this.maxBatchSize = maxBatchSize;
-    }
-
-    @JsonProperty
-    public int getWriteAttempts() {
-        return writeAttempts;
-    }
-
-    @JsonProperty
-    public void setWriteAttempts(int writeAttempts) {
-        this.writeAttempts = writeAttempts;
-    }
-
-    @JsonProperty
-    public List<Duration> getUnknownOutcomeRechecks() {
-        return unknownOutcomeRechecks;
-    }
-
-    @JsonProperty
-    public void setUnknownOutcomeRechecks(List<Duration> unknownOutcomeRechecks) {
-        this.unknownOutcomeRechecks = unknownOutcomeRechecks;
-    }
+    public List<Duration> unknownOutcomeRechecks = List.of(Duration.minutes(1), Duration.minutes(15));
 }

@@ -44,7 +44,7 @@ public class TableCheck {
         this.dao = dao;
         this.changes = changes;
         this.users = users;
-        this.trees = new UserTreeCheck(dao, changes, journal, settings.getMaxMergedUsers());
+        this.trees = new UserTreeCheck(dao, changes, journal, settings.maxMergedUsers);
     }
 
     /** Checks the tables; repairs what disagrees unless {@code repair} is false; says what it found. */

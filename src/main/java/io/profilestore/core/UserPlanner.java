@@ -90,8 +90,8 @@ public final class UserPlanner {
         if (sources == null || sources.isEmpty()) {
             throw invalid("sources must name at least one user");
         }
-        if (sources.size() > settings.getMaxMergeSources()) {
-            throw invalid("a merge takes at most " + settings.getMaxMergeSources() + " sources, not " + sources.size());
+        if (sources.size() > settings.maxMergeSources) {
+            throw invalid("a merge takes at most " + settings.maxMergeSources + " sources, not " + sources.size());
         }
         if (sources.stream().anyMatch(java.util.Objects::isNull)) {
             throw invalid("sources must be uids, not null");
@@ -158,10 +158,10 @@ public final class UserPlanner {
             tree.add(source);
             tree.addAll(below.keySet());
         }
-        if (tree.size() > settings.getMaxMergedUsers()) {
+        if (tree.size() > settings.maxMergedUsers) {
             throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merged user would hold "
-                    + tree.size() + " users; the limit is " + settings.getMaxMergedUsers()
-                    + " (users.maxMergedUsers): a merge rewrites every one of them", settings.getMaxMergedUsers());
+                    + tree.size() + " users; the limit is " + settings.maxMergedUsers
+                    + " (users.maxMergedUsers): a merge rewrites every one of them", settings.maxMergedUsers);
         }
         var memberIds = members.values().stream().flatMap(Collection::stream).map(UserRow::uid).toList();
         reads.lock(memberIds.stream().map(EntityLocks::user).toList());
@@ -187,8 +187,8 @@ public final class UserPlanner {
         // the limits hold for a resumed merge too: its users may hold more now than when it was recorded
         int holds = reads.pidsOf(target).size();
         long stillMoving = taken.entrySet().stream().filter(e -> e.getValue().equals(rows.get(e.getKey()).uid())).count();
-        if (holds + stillMoving > settings.getMaxProfilesPerUser()) {
-            throw new UserFullException(target, (int) (holds + stillMoving), settings.getMaxProfilesPerUser());
+        if (holds + stillMoving > settings.maxProfilesPerUser) {
+            throw new UserFullException(target, (int) (holds + stillMoving), settings.maxProfilesPerUser);
         }
         checkSize("merge", taken.keySet().stream().map(rows::get).toList());
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
@@ -347,8 +347,8 @@ public final class UserPlanner {
         }
         if (!target.equals(from)) {
             int holds = reads.pidsOf(target).size();
-            if (holds + 1 > settings.getMaxProfilesPerUser()) {
-                throw new UserFullException(target, holds + 1, settings.getMaxProfilesPerUser());
+            if (holds + 1 > settings.maxProfilesPerUser) {
+                throw new UserFullException(target, holds + 1, settings.maxProfilesPerUser);
             }
         }
         return new Prepared<>(null, current.written(), (at, fence) -> {
@@ -366,9 +366,9 @@ public final class UserPlanner {
     /** One batch holds at most users.maxMergeSize of documents: Cassandra refuses a batch past its threshold. */
     private void checkSize(String operation, Collection<ProfileRow> rows) {
         long bytes = bytes(rows);
-        if (bytes > settings.getMaxMergeSize().toBytes()) {
+        if (bytes > settings.maxMergeSize.toBytes()) {
             throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the " + operation + " would rewrite "
-                    + bytes + " bytes of documents in one batch; the limit is " + settings.getMaxMergeSize()
+                    + bytes + " bytes of documents in one batch; the limit is " + settings.maxMergeSize
                     + " (users.maxMergeSize): " + ("merge".equals(operation) ? "merge fewer users at a time"
                     : "move some of the profiles to their users by hand first"));
         }

@@ -69,7 +69,7 @@ public class UserService {
     public User get(UUID uid) {
         var row = dao.findUser(uid).orElseThrow(() -> new UserNotFoundException(uid, true));
         var seen = new HashSet<UUID>(List.of(uid));
-        while (row.merged() && seen.size() <= settings.getMaxMergedUsers() && seen.add(row.masterUid())) {
+        while (row.merged() && seen.size() <= settings.maxMergedUsers && seen.add(row.masterUid())) {
             var master = dao.findUser(row.masterUid()).orElse(null);
             if (master == null) {
                 LOG.warn("user {} names master {}, which has no row; check-tables repairs it", row.uid(), row.masterUid());
@@ -147,7 +147,7 @@ public class UserService {
         var seen = new HashSet<UUID>();
         var at = user;
         while (at.parent() != null) {
-            if (!seen.add(at.uid()) || seen.size() > settings.getMaxMergedUsers()) {
+            if (!seen.add(at.uid()) || seen.size() > settings.maxMergedUsers) {
                 return null;
             }
             at = rows.apply(at.parent());

@@ -1,6 +1,5 @@
 package io.profilestore.core;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;
 import io.dropwizard.util.Duration;
 import jakarta.validation.constraints.Max;
@@ -13,12 +12,12 @@ public class UserSettings {
     /** The most profiles one user may hold (creating, moving or merging beyond it is refused). */
     @Min(1)
     @Max(10_000)
-    private int maxProfilesPerUser = 100;
+    public int maxProfilesPerUser = 100;
 
     /** The most users one merge may take in. */
     @Min(1)
     @Max(100)
-    private int maxMergeSources = 10;
+    public int maxMergeSources = 10;
 
     /**
      * The most users one tree of merges may hold, its root included: a merge or unmerge rewrites the row of every
@@ -26,83 +25,23 @@ public class UserSettings {
      */
     @Min(2)
     @Max(1_000)
-    private int maxMergedUsers = 100;
+    public int maxMergedUsers = 100;
 
     /**
      * The most document bytes one merge or unmerge may rewrite: they go to Cassandra as one logged batch, which
      * Cassandra refuses beyond its batch_size_fail_threshold.
      */
     @NotNull
-    private DataSize maxMergeSize = DataSize.mebibytes(4);
+    public DataSize maxMergeSize = DataSize.mebibytes(4);
 
     /** How long an interrupted merge or unmerge waits before the recovery completes it. */
     @NotNull
-    private Duration recoveryDelay = Duration.seconds(15);
+    public Duration recoveryDelay = Duration.seconds(15);
 
     /**
      * How often the table check (check-tables) runs on its own, on one API instance at a time; 0 turns it off
      * (the command and the admin task remain).
      */
     @NotNull
-    private Duration checkTablesEvery = Duration.hours(6);
-
-    @JsonProperty
-    public int getMaxProfilesPerUser() {
-        return maxProfilesPerUser;
-    }
-
-    @JsonProperty
-    public void setMaxProfilesPerUser(int maxProfilesPerUser) {
-        this.maxProfilesPerUser = maxProfilesPerUser;
-    }
-
-    @JsonProperty
-    public int getMaxMergeSources() {
-        return maxMergeSources;
-    }
-
-    @JsonProperty
-    public void setMaxMergeSources(int maxMergeSources) {
-        this.maxMergeSources = maxMergeSources;
-    }
-
-    @JsonProperty
-    public int getMaxMergedUsers() {
-        return maxMergedUsers;
-    }
-
-    @JsonProperty
-    public void setMaxMergedUsers(int maxMergedUsers) {
-        this.maxMergedUsers = maxMergedUsers;
-    }
-
-    @JsonProperty
-    public DataSize getMaxMergeSize() {
-        return maxMergeSize;
-    }
-
-    @JsonProperty
-    public void setMaxMergeSize(DataSize maxMergeSize) {
-        this.maxMergeSize = maxMergeSize;
-    }
-
-    @JsonProperty
-    public Duration getRecoveryDelay() {
-        return recoveryDelay;
-    }
-
-    @JsonProperty
-    public void setRecoveryDelay(Duration recoveryDelay) {
-        this.recoveryDelay = recoveryDelay;
-    }
-
-    @JsonProperty
-    public Duration getCheckTablesEvery() {
-        return checkTablesEvery;
-    }
-
-    @JsonProperty
-    public void setCheckTablesEvery(Duration checkTablesEvery) {
-        this.checkTablesEvery = checkTablesEvery;
-    }
+    public Duration checkTablesEvery = Duration.hours(6);
 }

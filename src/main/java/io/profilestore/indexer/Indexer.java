@@ -79,7 +79,7 @@ public class Indexer implements Managed {
     public Indexer(Connection rabbitmq, ProfileDocuments documents, SearchIndex index, ObjectMapper json,
             IndexerSettings settings, MetricRegistry metrics) {
         this.rabbitmq = rabbitmq;
-        this.writer = new BatchWriter(documents, index, settings.getLeaseClockTolerance().toJavaDuration(),
+        this.writer = new BatchWriter(documents, index, settings.leaseClockTolerance.toJavaDuration(),
                 metrics.timer("indexer.bulk"));
         this.json = json;
         this.settings = settings;
@@ -95,7 +95,7 @@ public class Indexer implements Managed {
     public void start() throws Exception {
         var consuming = rabbitmq.createChannel();
         EventTopology.declare(consuming);
-        consuming.basicQos(settings.getPrefetch());
+        consuming.basicQos(settings.prefetch);
         consuming.basicConsume(EventTopology.QUEUE, false, "indexer-" + UUID.randomUUID(), new DefaultConsumer(consuming) {
             @Override
             public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
@@ -167,14 +167,14 @@ public class Indexer implements Managed {
                 var first = inbox.poll(pollWait(), TimeUnit.NANOSECONDS);
                 if (first != null) {
                     var deliveries = new ArrayList<Delivery>(List.of(first));
-                    long lingerUntil = System.nanoTime() + settings.getLinger().toNanoseconds();
-                    while (deliveries.size() < settings.getBatchSize()) {
+                    long lingerUntil = System.nanoTime() + settings.linger.toNanoseconds();
+                    while (deliveries.size() < settings.batchSize) {
                         var next = inbox.poll(Math.max(0, lingerUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
                         if (next == null) {
                             break;
                         }
                         deliveries.add(next);
-                        inbox.drainTo(deliveries, settings.getBatchSize() - deliveries.size());
+                        inbox.drainTo(deliveries, settings.batchSize - deliveries.size());
                     }
                     batch = parse(deliveries);
                 }

@@ -1,6 +1,5 @@
 package io.profilestore.indexer;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import jakarta.validation.constraints.Max;
@@ -12,25 +11,25 @@ import java.util.concurrent.TimeUnit;
 public class IndexerSettings {
 
     /** Run the indexer inside the API server too (the local run does; production runs the indexer command). */
-    private boolean inProcess = false;
+    public boolean inProcess = false;
 
     /** Messages handed to the indexer before it acknowledges any: bounds memory and redelivery after a crash. */
     @Min(1)
     @Max(10_000)
-    private int prefetch = 1000;
+    public int prefetch = 1000;
 
     /** Messages per bulk request at most. */
     @Min(1)
     @Max(5_000)
-    private int batchSize = 500;
+    public int batchSize = 500;
 
     /** How long a batch waits for more messages once it has one: a little latency for fewer, larger bulks. */
     @NotNull
-    private Duration linger = Duration.milliseconds(20);
+    public Duration linger = Duration.milliseconds(20);
 
     /** How often the relay looks for recorded changes to publish besides being woken by the changes of its process. */
     @NotNull
-    private Duration relayInterval = Duration.seconds(1);
+    public Duration relayInterval = Duration.seconds(1);
 
     /**
      * How long the relay, woken by a change of its process, waits before it publishes, so that the changes made
@@ -38,96 +37,16 @@ public class IndexerSettings {
      */
     @NotNull
     @MaxDuration(value = 1, unit = TimeUnit.SECONDS)
-    private Duration relayLinger = Duration.milliseconds(25);
+    public Duration relayLinger = Duration.milliseconds(25);
 
     /** How long published outbox rows are kept (for inspection) before they are deleted. */
     @NotNull
-    private Duration outboxRetention = Duration.days(1);
+    public Duration outboxRetention = Duration.days(1);
 
     /**
      * How far the indexer's clock may be from PostgreSQL's: a change whose write has not landed is waited for until
      * its writer's lease (PostgreSQL's clock) has run out by the indexer's clock, plus this much.
      */
     @NotNull
-    private Duration leaseClockTolerance = Duration.seconds(2);
-
-    @JsonProperty
-    public boolean isInProcess() {
-        return inProcess;
-    }
-
-    @JsonProperty
-    public void setInProcess(boolean inProcess) {
-        this.inProcess = inProcess;
-    }
-
-    @JsonProperty
-    public int getPrefetch() {
-        return prefetch;
-    }
-
-    @JsonProperty
-    public void setPrefetch(int prefetch) {
-        this.prefetch = prefetch;
-    }
-
-    @JsonProperty
-    public int getBatchSize() {
-        return batchSize;
-    }
-
-    @JsonProperty
-    public void setBatchSize(int batchSize) {
-        this.batchSize = batchSize;
-    }
-
-    @JsonProperty
-    public Duration getLinger() {
-        return linger;
-    }
-
-    @JsonProperty
-    public void setLinger(Duration linger) {
-        this.linger = linger;
-    }
-
-    @JsonProperty
-    public Duration getRelayInterval() {
-        return relayInterval;
-    }
-
-    @JsonProperty
-    public void setRelayInterval(Duration relayInterval) {
-        this.relayInterval = relayInterval;
-    }
-
-    @JsonProperty
-    public Duration getRelayLinger() {
-        return relayLinger;
-    }
-
-    @JsonProperty
-    public void setRelayLinger(Duration relayLinger) {
-        this.relayLinger = relayLinger;
-    }
-
-    @JsonProperty
-    public Duration getOutboxRetention() {
-        return outboxRetention;
-    }
-
-    @JsonProperty
-    public void setOutboxRetention(Duration outboxRetention) {
-        this.outboxRetention = outboxRetention;
-    }
-
-    @JsonProperty
-    public Duration getLeaseClockTolerance() {
-        return leaseClockTolerance;
-    }
-
-    @JsonProperty
-    public void setLeaseClockTolerance(Duration leaseClockTolerance) {
-        this.leaseClockTolerance = leaseClockTolerance;
-    }
+    public Duration leaseClockTolerance = Duration.seconds(2);
 }

@@ -42,13 +42,13 @@ public final class CassandraSchema {
     }
 
     private static Result migrate(CqlSession session, CassandraFactory settings) {
-        String keyspace = settings.getKeyspace();
+        String keyspace = settings.keyspace;
         boolean existed = session.execute(SimpleStatement.newInstance(
                 "SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace)).one() != null;
         String note = "";
         if (!existed) {
             session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
-                    + " WITH replication = " + settings.getReplication().toCql()));
+                    + " WITH replication = " + settings.replication.toCql()));
             session.checkSchemaAgreement();
         } else {
             note = replicationDifference(session, settings);
@@ -70,12 +70,12 @@ public final class CassandraSchema {
      * included, and nothing else: no schema changes, no other keyspace, no roles.
      */
     private static void grantServiceRole(CqlSession session, CassandraFactory settings) {
-        String role = quoteName(settings.getUsername());
-        String password = "'" + settings.password().replace("'", "''") + "'";
+        String role = quoteName(settings.username);
+        String password = "'" + settings.password.replace("'", "''") + "'";
         session.execute("CREATE ROLE IF NOT EXISTS " + role + " WITH PASSWORD = " + password + " AND LOGIN = true");
         session.execute("ALTER ROLE " + role + " WITH PASSWORD = " + password + " AND LOGIN = true");
         for (String permission : new String[] {"SELECT", "MODIFY"}) {
-            session.execute("GRANT " + permission + " ON KEYSPACE " + settings.getKeyspace() + " TO " + role);
+            session.execute("GRANT " + permission + " ON KEYSPACE " + settings.keyspace + " TO " + role);
         }
     }
 
@@ -86,19 +86,19 @@ public final class CassandraSchema {
     /** Replication is only set when the keyspace is created: changing it later needs a repair, a human's job. */
     private static String replicationDifference(CqlSession session, CassandraFactory settings) {
         var row = session.execute(SimpleStatement.newInstance(
-                "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", settings.getKeyspace())).one();
+                "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", settings.keyspace)).one();
         if (row == null) {
             return "";
         }
         Map<String, String> actual = new TreeMap<>(row.getMap("replication", String.class, String.class));
         Map<String, String> wanted = new TreeMap<>();
-        var replication = settings.getReplication();
-        if (replication.getStrategy() == io.profilestore.backends.ReplicationSettings.Strategy.SimpleStrategy) {
+        var replication = settings.replication;
+        if (replication.strategy == io.profilestore.backends.ReplicationSettings.Strategy.SimpleStrategy) {
             wanted.put("class", "org.apache.cassandra.locator.SimpleStrategy");
-            wanted.put("replication_factor", String.valueOf(replication.getReplicationFactor()));
+            wanted.put("replication_factor", String.valueOf(replication.replicationFactor));
         } else {
             wanted.put("class", "org.apache.cassandra.locator.NetworkTopologyStrategy");
-            replication.getDataCenters().forEach((dc, n) -> wanted.put(dc, String.valueOf(n)));
+            replication.dataCenters.forEach((dc, n) -> wanted.put(dc, String.valueOf(n)));
         }
         return actual.equals(wanted) ? ""
                 : "keyspace replication is " + actual + ", configuration asks " + wanted

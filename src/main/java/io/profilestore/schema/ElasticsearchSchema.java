@@ -62,7 +62,7 @@ public final class ElasticsearchSchema {
     }
 
     public static Result migrate(ElasticsearchClient client, ElasticsearchFactory settings) throws IOException {
-        String alias = settings.getIndexAlias();
+        String alias = settings.indexAlias;
         String index = indexName(alias, 1);
         if (client.indices().existsAlias(a -> a.name(alias)).value()) {
             var targets = String.join(",", client.indices().getAlias(a -> a.name(alias)).aliases().keySet());
@@ -106,8 +106,8 @@ public final class ElasticsearchSchema {
      */
     private static String setRefreshInterval(ElasticsearchClient client, String alias, ElasticsearchFactory settings)
             throws IOException {
-        var configured = settings.getIndex().getRefreshInterval();
-        String wanted = settings.getIndex().refreshIntervalSetting();
+        var configured = settings.index.refreshInterval;
+        String wanted = settings.index.refreshIntervalSetting();
         String before = null;
         var current = client.indices().getSettings(s -> s.index(alias).name("index.refresh_interval").includeDefaults(true));
         for (var entry : current.settings().entrySet()) {
@@ -187,9 +187,9 @@ public final class ElasticsearchSchema {
         try {
             var body = readFile();
             var indexSettings = body.withObjectProperty("settings").withObjectProperty("index");
-            indexSettings.put("number_of_shards", settings.getIndex().getShards());
-            indexSettings.put("number_of_replicas", settings.getIndex().getReplicas());
-            indexSettings.put("refresh_interval", settings.getIndex().refreshIntervalSetting());
+            indexSettings.put("number_of_shards", settings.index.shards);
+            indexSettings.put("number_of_replicas", settings.index.replicas);
+            indexSettings.put("refresh_interval", settings.index.refreshIntervalSetting());
             body.remove("aliases");
             String withOverrides = JSON.writeValueAsString(body);
             return CreateIndexRequest.of(c -> c

@@ -60,9 +60,9 @@ class AuditGroupWriterIT {
 
     AuditGroupWriter started(DataSource dataSource, int queueSize, Duration maxWait, Duration linger) {
         var settings = new AuditSettings();
-        settings.setQueueSize(queueSize);
-        settings.setMaxWait(io.dropwizard.util.Duration.milliseconds(maxWait.toMillis()));
-        settings.setLinger(io.dropwizard.util.Duration.milliseconds(linger.toMillis()));
+        settings.queueSize = queueSize;
+        settings.maxWait = io.dropwizard.util.Duration.milliseconds(maxWait.toMillis());
+        settings.linger = io.dropwizard.util.Duration.milliseconds(linger.toMillis());
         var writer = new AuditGroupWriter(dataSource, settings, metrics);
         writer.start();
         writers.add(writer);

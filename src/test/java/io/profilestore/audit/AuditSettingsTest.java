@@ -14,7 +14,7 @@ class AuditSettingsTest {
 
     AuditSettings withMaxWait(Duration maxWait) {
         var settings = new AuditSettings();
-        settings.setMaxWait(maxWait);
+        settings.maxWait = maxWait;
         return settings;
     }
 
@@ -28,11 +28,11 @@ class AuditSettingsTest {
     @Test
     void theOutcomeQueueSizeIsBounded() {
         var settings = new AuditSettings();
-        assertThat(settings.getOutcomeQueueSize()).isEqualTo(10_000);
-        settings.setOutcomeQueueSize(0);
+        assertThat(settings.outcomeQueueSize).isEqualTo(10_000);
+        settings.outcomeQueueSize = 0;
         assertThat(validator.validate(settings)).extracting(violation -> violation.getPropertyPath().toString())
                 .containsExactly("outcomeQueueSize");
-        settings.setOutcomeQueueSize(100_001);
+        settings.outcomeQueueSize = 100_001;
         assertThat(validator.validate(settings)).extracting(violation -> violation.getPropertyPath().toString())
                 .containsExactly("outcomeQueueSize");
     }

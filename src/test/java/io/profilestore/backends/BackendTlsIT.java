@@ -41,9 +41,9 @@ class BackendTlsIT {
 
     static TlsSettings trusting(Path caFile, boolean verifyHostname) {
         var tls = new TlsSettings();
-        tls.setEnabled(true);
-        tls.setCaFile(caFile.toString());
-        tls.setVerifyHostname(verifyHostname);
+        tls.enabled = true;
+        tls.caFile = caFile.toString();
+        tls.verifyHostname = verifyHostname;
         return tls;
     }
 
@@ -69,8 +69,8 @@ class BackendTlsIT {
 
         ElasticsearchFactory factory(String host, TlsSettings tls) {
             var factory = new ElasticsearchFactory();
-            factory.setHosts(List.of(URI.create("https://" + host + ":" + proxy.port())));
-            factory.setTls(tls);
+            factory.hosts = List.of(URI.create("https://" + host + ":" + proxy.port()));
+            factory.tls = tls;
             return factory;
         }
 
@@ -131,10 +131,10 @@ class BackendTlsIT {
         PostgresFactory factory(String host, TlsSettings tls) {
             var endpoints = TestStack.endpoints();
             var factory = new PostgresFactory();
-            factory.setUrl("jdbc:postgresql://" + host + ":" + proxy.port() + postgres.getPath());
-            factory.setUser(endpoints.postgresUser());
-            factory.setPassword(endpoints.postgresPassword());
-            factory.setTls(tls);
+            factory.url = "jdbc:postgresql://" + host + ":" + proxy.port() + postgres.getPath();
+            factory.user = endpoints.postgresUser();
+            factory.password = endpoints.postgresPassword();
+            factory.tls = tls;
             return factory;
         }
 
@@ -171,15 +171,15 @@ class BackendTlsIT {
         @Test
         void postgresTlsIsTheTlsBlocksAloneAndOffMeansOff() throws Exception {
             var factory = new PostgresFactory();
-            factory.setUrl("jdbc:postgresql://localhost:5432/profilestore?ApplicationName=x&sslmode=require");
+            factory.url = "jdbc:postgresql://localhost:5432/profilestore?ApplicationName=x&sslmode=require";
             assertThat(Validators.newValidator().validate(factory)).extracting(violation -> violation.getMessage())
                     .containsExactly("url must carry no ssl parameters (sslmode, sslrootcert, ...): use postgres.tls");
             // TLS off is off: a server that asks for TLS (the proxy speaks nothing else) is refused, not met unchecked
             var plain = new PostgresFactory();
             var endpoints = TestStack.endpoints();
-            plain.setUrl("jdbc:postgresql://localhost:" + proxy.port() + postgres.getPath());
-            plain.setUser(endpoints.postgresUser());
-            plain.setPassword(endpoints.postgresPassword());
+            plain.url = "jdbc:postgresql://localhost:" + proxy.port() + postgres.getPath();
+            plain.user = endpoints.postgresUser();
+            plain.password = endpoints.postgresPassword();
             int before = proxy.handshakes();
             try (var pool = plain.build(new MetricRegistry(), "tls-off-test")) {
                 assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class);
@@ -207,9 +207,9 @@ class BackendTlsIT {
 
         RabbitMqFactory factory(String host, TlsSettings tls) {
             var factory = new RabbitMqFactory();
-            factory.setUri("amqps://" + rabbitmq.getRawUserInfo() + "@" + host + ":" + proxy.port()
-                    + rabbitmq.getRawPath());
-            factory.setTls(tls);
+            factory.uri = "amqps://" + rabbitmq.getRawUserInfo() + "@" + host + ":" + proxy.port()
+                    + rabbitmq.getRawPath();
+            factory.tls = tls;
             return factory;
         }
 
@@ -251,7 +251,7 @@ class BackendTlsIT {
     @Test
     void aCaFileWithTlsOffIsAConfigurationError() {
         var tls = new TlsSettings();
-        tls.setCaFile(certificates.caFile().toString());
+        tls.caFile = certificates.caFile().toString();
         assertThat(Validators.newValidator().validate(tls)).extracting(violation -> violation.getMessage())
                 .containsExactly("caFile is set but enabled is false");
     }

@@ -37,9 +37,9 @@ class MigrateCommandIT {
         String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         keyspace = "migrate_test_" + suffix;
         alias = "migrate-test-" + suffix;
-        config.getCassandra().setKeyspace(keyspace);
-        config.getElasticsearch().setIndexAlias(alias);
-        config.getElasticsearch().getIndex().setShards(2);
+        config.cassandra.keyspace = keyspace;
+        config.elasticsearch.indexAlias = alias;
+        config.elasticsearch.index.shards = 2;
         backends = Backends.open(config, new MetricRegistry(), "migrate-test");
     }
 
@@ -132,7 +132,7 @@ class MigrateCommandIT {
         assertThat(refreshInterval(index)).as("the default, not Elasticsearch's 1s").isEqualTo("500ms");
 
         // an index made before the setting, or with another value: migrate changes it in place
-        config.getElasticsearch().getIndex().setRefreshInterval(io.dropwizard.util.Duration.seconds(2));
+        config.elasticsearch.index.refreshInterval = io.dropwizard.util.Duration.seconds(2);
         var changed = MigrateCommand.migrate(config, backends);
         assertThat(refreshInterval(index)).isEqualTo("2000ms");
         assertThat(changed.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
@@ -149,7 +149,7 @@ class MigrateCommandIT {
         MigrateCommand.migrate(config, backends);
         // set by hand, or by an older build, as Elasticsearch writes it: the configured 1000 ms is the same
         backends.elasticsearch().indices().putSettings(p -> p.index(index).settings(st -> st.refreshInterval(t -> t.time("1s"))));
-        config.getElasticsearch().getIndex().setRefreshInterval(io.dropwizard.util.Duration.milliseconds(1000));
+        config.elasticsearch.index.refreshInterval = io.dropwizard.util.Duration.milliseconds(1000);
 
         var report = MigrateCommand.migrate(config, backends);
 

@@ -31,8 +31,8 @@ class LockCommitsIT {
 
     @Test
     void takingAndFreeingLocksDoNotWaitForTheStandbyThatTheRecordWaitsFor() throws Exception {
-        var settings = TestStack.configuration().getPostgres();
-        settings.setSocketTimeout(io.dropwizard.util.Duration.minutes(1));
+        var settings = TestStack.configuration().postgres;
+        settings.socketTimeout = io.dropwizard.util.Duration.minutes(1);
         // threads of its own: the common pool may have one, which the waiting commit would hold
         var threads = Executors.newCachedThreadPool();
         try (var pool = settings.build(new MetricRegistry(), "lock-commits-test");

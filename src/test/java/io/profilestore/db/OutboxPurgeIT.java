@@ -158,7 +158,7 @@ class OutboxPurgeIT {
             statement.execute("DELETE FROM flyway_schema_history WHERE version IS NOT NULL AND version::int >= 12");
         }
 
-        io.profilestore.schema.PostgresSchema.migrate(owner, TestStack.configuration().getPostgres().getUser(), true);
+        io.profilestore.schema.PostgresSchema.migrate(owner, TestStack.configuration().postgres.user, true);
 
         try (var connection = owner.getConnection(); var statement = connection.createStatement()) {
             assertThat(valid(statement)).as("built again").isTrue();

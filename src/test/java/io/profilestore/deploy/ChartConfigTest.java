@@ -50,41 +50,41 @@ class ChartConfigTest {
         var server = (DefaultServerFactory) config.getServerFactory();
         assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8080);
         assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort()).isEqualTo(8081);
-        assertThat(config.getIndexer().isInProcess()).as("the indexer runs as its own Deployment").isFalse();
-        assertThat(config.getUsers().getCheckTablesEvery().toSeconds())
+        assertThat(config.indexer.inProcess).as("the indexer runs as its own Deployment").isFalse();
+        assertThat(config.users.checkTablesEvery.toSeconds())
                 .as("check-tables runs as a CronJob, not on the API's own schedule").isZero();
-        assertThat(config.getAuth().isEnabled()).isTrue();
-        assertThat(config.getCassandra().getLocalDatacenter()).isEqualTo("dc1");
-        assertThat(config.getRabbitmq().getUri()).isEqualTo(RABBITMQ_URI);
+        assertThat(config.auth.enabled).isTrue();
+        assertThat(config.cassandra.localDatacenter).isEqualTo("dc1");
+        assertThat(config.rabbitmq.uri).isEqualTo(RABBITMQ_URI);
         // a password with quotes, colons and hashes comes through whole (it is a block scalar in the YAML)
-        assertThat(field(config.getPostgres(), "password")).isEqualTo(AWKWARD_PASSWORD);
-        assertThat(field(config.getCassandra(), "password")).isEqualTo(AWKWARD_PASSWORD);
-        assertThat(field(config.getElasticsearch(), "password")).isEqualTo(AWKWARD_PASSWORD);
+        assertThat(field(config.postgres, "password")).isEqualTo(AWKWARD_PASSWORD);
+        assertThat(field(config.cassandra, "password")).isEqualTo(AWKWARD_PASSWORD);
+        assertThat(field(config.elasticsearch, "password")).isEqualTo(AWKWARD_PASSWORD);
         // TLS to every backend, checked against the CA mounted for it; Cassandra's nodes by their CA alone
-        var tls = Map.of("cassandra", config.getCassandra().getTls(), "elasticsearch", config.getElasticsearch().getTls(),
-                "postgres", config.getPostgres().getTls(), "rabbitmq", config.getRabbitmq().getTls());
+        var tls = Map.of("cassandra", config.cassandra.tls, "elasticsearch", config.elasticsearch.tls,
+                "postgres", config.postgres.tls, "rabbitmq", config.rabbitmq.tls);
         tls.forEach((backend, settings) -> {
-            assertThat(settings.isEnabled()).as("%s tls.enabled", backend).isTrue();
-            assertThat(settings.getCaFile()).as("%s tls.caFile", backend)
+            assertThat(settings.enabled).as("%s tls.enabled", backend).isTrue();
+            assertThat(settings.caFile).as("%s tls.caFile", backend)
                     .isEqualTo(temp.resolve("secrets").resolve(backend + "-ca/ca.crt").toString());
-            assertThat(settings.isVerifyHostname()).as("%s tls.verifyHostname", backend).isEqualTo(!backend.equals("cassandra"));
+            assertThat(settings.verifyHostname).as("%s tls.verifyHostname", backend).isEqualTo(!backend.equals("cassandra"));
         });
-        assertThat(config.getElasticsearch().getHosts()).allMatch(h -> h.getScheme().equals("https"));
+        assertThat(config.elasticsearch.hosts).allMatch(h -> h.getScheme().equals("https"));
 
-        var replication = config.getCassandra().getReplication();
-        var index = config.getElasticsearch().getIndex();
+        var replication = config.cassandra.replication;
+        var index = config.elasticsearch.index;
         switch (values) {
             case PRODUCTION -> {
-                assertThat(replication.getStrategy()).isEqualTo(ReplicationSettings.Strategy.NetworkTopologyStrategy);
-                assertThat(replication.getDataCenters()).isEqualTo(Map.of("dc1", 3));
+                assertThat(replication.strategy).isEqualTo(ReplicationSettings.Strategy.NetworkTopologyStrategy);
+                assertThat(replication.dataCenters).isEqualTo(Map.of("dc1", 3));
                 assertThat(replication.toCql()).isEqualTo("{'class': 'NetworkTopologyStrategy', 'dc1': 3}");
-                assertThat(index.getShards()).isEqualTo(4);
-                assertThat(index.getReplicas()).isEqualTo(1);
+                assertThat(index.shards).isEqualTo(4);
+                assertThat(index.replicas).isEqualTo(1);
             }
             case STAGING, DEFAULT -> {
                 assertThat(replication.toCql()).isEqualTo("{'class': 'NetworkTopologyStrategy', 'dc1': 1}");
-                assertThat(index.getShards()).isEqualTo(1);
-                assertThat(index.getReplicas()).isEqualTo(0);
+                assertThat(index.shards).isEqualTo(1);
+                assertThat(index.replicas).isEqualTo(0);
             }
         }
     }
@@ -108,9 +108,9 @@ class ChartConfigTest {
         var api = load(writeConfig(Charts.serviceConfig(docs)));
         for (var map : maps) {
             var config = load(writeConfig(map.path("data").path("profile-store.yml").asText()));
-            assertThat(config.getPostgres().getUrl()).isEqualTo(api.getPostgres().getUrl());
-            assertThat(config.getPostgres().getMaxPoolSize()).as("%s pool", map.path("metadata").path("name").asText())
-                    .isLessThanOrEqualTo(api.getPostgres().getMaxPoolSize());
+            assertThat(config.postgres.url).isEqualTo(api.postgres.url);
+            assertThat(config.postgres.maxPoolSize).as("%s pool", map.path("metadata").path("name").asText())
+                    .isLessThanOrEqualTo(api.postgres.maxPoolSize);
         }
     }
 
@@ -129,7 +129,7 @@ class ChartConfigTest {
         var preStop = java.time.Duration.ofSeconds(
                 pod.path("containers").get(0).path("lifecycle").path("preStop").path("sleep").path("seconds").asLong());
         var drain = ((DefaultServerFactory) config.getServerFactory()).getShutdownGracePeriod().toJavaDuration();
-        var writers = config.getAudit().stopWait().multipliedBy(2);
+        var writers = config.audit.stopWait().multipliedBy(2);
         var relay = io.profilestore.events.OutboxRelay.STOP_WAIT;
 
         assertThat(preStop).isPositive();
@@ -146,11 +146,11 @@ class ChartConfigTest {
                 "config.auth.jwt.issuer", "https://idp.example.com/"));
         var path = writeConfig(Charts.serviceConfig(Charts.parse(rendered)));
         var config = load(path);
-        assertThat(config.getAuth().getApiKeysFile()).isEqualTo(temp.resolve("secrets/api-keys/api-keys.yml").toString());
-        assertThat(config.getAuth().getJwt().getIssuer()).isEqualTo("https://idp.example.com/");
-        assertThat(config.getAuth().getJwt().getAudience()).isEqualTo("profile-store");
+        assertThat(config.auth.apiKeysFile).isEqualTo(temp.resolve("secrets/api-keys/api-keys.yml").toString());
+        assertThat(config.auth.jwt().issuer).isEqualTo("https://idp.example.com/");
+        assertThat(config.auth.jwt().audience).isEqualTo("profile-store");
         // the mounted keys file is what the server reads at start
-        var caller = BearerAuthenticator.of(config.getAuth()).authenticate("psk_chart-test-key");
+        var caller = BearerAuthenticator.of(config.auth).authenticate("psk_chart-test-key");
         assertThat(caller).hasValueSatisfying(c -> assertThat(c.getName()).isEqualTo("chart-test"));
         assertThat(check(path).exitCode()).isZero();
     }

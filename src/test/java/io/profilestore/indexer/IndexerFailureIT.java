@@ -69,7 +69,7 @@ class IndexerFailureIT {
         var parts = IndexCommands.parts(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
         documents = new FailingDocuments(parts);
         indexer = new Indexer(TestStack.backends().rabbitmq(), documents, parts.index(), Api.JSON,
-                TestStack.configuration().getIndexer(), new MetricRegistry());
+                TestStack.configuration().indexer, new MetricRegistry());
         indexer.start();
     }
 

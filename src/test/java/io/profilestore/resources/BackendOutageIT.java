@@ -79,7 +79,7 @@ class BackendOutageIT {
         assertThat(ProfileApiIT.Snapshot.of(api, pid)).isEqualTo(before);
         // a lock the hung request did take (committed once PostgreSQL thawed) may hold the profile for its lease,
         // no longer: within it, the same change goes through; a 409 after it is the profile left locked
-        Duration lease = APP.getConfiguration().getProfiles().getLockLease().toJavaDuration();
+        Duration lease = APP.getConfiguration().profiles.lockLease.toJavaDuration();
         var after = await("the profile's lock to be released, or its lease to run out").atMost(lease.plusSeconds(5))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> api.put(pid, etag(1), "{\"state\": \"after\"}"), reply -> reply.status() != 409);

@@ -79,17 +79,17 @@ class CassandraServiceRoleIT {
 
     static CassandraFactory settings(String password, Path ca, boolean verifyHostname) {
         var settings = new CassandraFactory();
-        settings.setContactPoints(List.of("127.0.0.1:" + cqlPort));
-        settings.setKeyspace(KEYSPACE);
-        settings.setUsername(ROLE);
-        settings.setPassword(password);
-        settings.setMigrationUsername("cassandra");
-        settings.setMigrationPassword("cassandra");
+        settings.contactPoints = List.of("127.0.0.1:" + cqlPort);
+        settings.keyspace = KEYSPACE;
+        settings.username = ROLE;
+        settings.password = password;
+        settings.migrationUsername = "cassandra";
+        settings.migrationPassword = "cassandra";
         var tls = new TlsSettings();
-        tls.setEnabled(true);
-        tls.setCaFile(ca.toString());
-        tls.setVerifyHostname(verifyHostname);
-        settings.setTls(tls);
+        tls.enabled = true;
+        tls.caFile = ca.toString();
+        tls.verifyHostname = verifyHostname;
+        settings.tls = tls;
         return settings;
     }
 
@@ -147,7 +147,7 @@ class CassandraServiceRoleIT {
     @Test
     void aMigrationUserWithoutTheServicesRoleIsAConfigurationError() {
         var settings = settings("a password", certificates.caFile());
-        settings.setUsername("");
+        settings.username = "";
         assertThat(io.dropwizard.jersey.validation.Validators.newValidator().validate(settings))
                 .extracting(violation -> violation.getMessage())
                 .containsExactly("migrationUsername needs username: the role migrate makes for the service");

@@ -109,7 +109,7 @@ class PointInTimeIT {
         // and the count would see one: a point in time opened and closed by hand shows
         var client = TestStack.backends().elasticsearch();
         try {
-            String pit = client.openPointInTime(p -> p.index(TestStack.configuration().getElasticsearch().getIndexAlias())
+            String pit = client.openPointInTime(p -> p.index(TestStack.configuration().elasticsearch.indexAlias)
                     .keepAlive(t -> t.time("10s"))).id();
             client.closePointInTime(c -> c.id(pit));
         } catch (IOException e) {
@@ -238,7 +238,7 @@ class PointInTimeIT {
                 io.profilestore.core.search.Numbers.phone(phone).orElseThrow(), null, null);
 
         var hits = TestStack.backends().elasticsearch().search(io.profilestore.core.search.SearchQuery.request(
-                TestStack.configuration().getElasticsearch().getIndexAlias(), criteria, 20, null),
+                TestStack.configuration().elasticsearch.indexAlias, criteria, 20, null),
                 com.fasterxml.jackson.databind.JsonNode.class).hits().hits();
 
         assertThat(hits).hasSize(1);

@@ -1,5 +1,8 @@
 package io.profilestore.testing;
 
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
@@ -7,11 +10,11 @@ import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.ResourceHelpers;
-import com.codahale.metrics.MetricRegistry;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
-import io.profilestore.cli.MigrateCommand;
+import io.profilestore.backends.PostgresFactory;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
+import io.profilestore.cli.MigrateCommand;
 import io.profilestore.stack.Endpoints;
 import io.profilestore.stack.Stack;
 import io.profilestore.stack.StackSettings;
@@ -129,10 +132,21 @@ public final class TestStack {
      */
     public static synchronized DataSource asOwner() {
         if (asOwner == null) {
-            var postgres = configuration().getPostgres();
-            asOwner = postgres.hasSeparateOwner() ? postgres.buildAsOwner(new MetricRegistry(), "test-owner") : backends().postgres();
+            var postgres = configuration().postgres;
+            asOwner = postgres.hasSeparateOwner() ? ownerPool(postgres) : backends().postgres();
         }
         return asOwner;
+    }
+
+    /** A small pool of the owner's logins: the service builds pools of its own role only (and migrate's). */
+    private static DataSource ownerPool(PostgresFactory postgres) {
+        var config = new HikariConfig();
+        config.setPoolName("test-owner");
+        config.setJdbcUrl(postgres.url);
+        config.setUsername(postgres.migrationUser);
+        config.setPassword(postgres.migrationPassword);
+        config.setMaximumPoolSize(4);
+        return new HikariDataSource(config);
     }
 
     /** Whether a statement waits for a lock on {@code table} (one held by a test's transaction, say). */
@@ -175,15 +189,15 @@ public final class TestStack {
                     .build(new SubstitutingSourceProvider(new FileOrClasspathConfigurationSourceProvider(),
                             new EnvironmentVariableSubstitutor(false)), CONFIG);
             var endpoints = endpoints();
-            config.getCassandra().setContactPoints(endpoints.cassandraContactPoints());
-            config.getCassandra().setLocalDatacenter(endpoints.cassandraDatacenter());
-            config.getElasticsearch().setHosts(List.of(URI.create(endpoints.elasticsearchUrl())));
-            config.getPostgres().setUrl(endpoints.postgresUrl());
-            config.getPostgres().setUser(endpoints.postgresUser());
-            config.getPostgres().setPassword(endpoints.postgresPassword());
-            config.getPostgres().setMigrationUser(endpoints.postgresOwner());
-            config.getPostgres().setMigrationPassword(endpoints.postgresOwnerPassword());
-            config.getRabbitmq().setUri(endpoints.rabbitmqUri());
+            config.cassandra.contactPoints = endpoints.cassandraContactPoints();
+            config.cassandra.localDatacenter = endpoints.cassandraDatacenter();
+            config.elasticsearch.hosts = List.of(URI.create(endpoints.elasticsearchUrl()));
+            config.postgres.url = endpoints.postgresUrl();
+            config.postgres.user = endpoints.postgresUser();
+            config.postgres.password = endpoints.postgresPassword();
+            config.postgres.migrationUser = endpoints.postgresOwner();
+            config.postgres.migrationPassword = endpoints.postgresOwnerPassword();
+            config.rabbitmq.uri = endpoints.rabbitmqUri();
             return config;
         } catch (Exception e) {
             throw new IllegalStateException("cannot load " + CONFIG, e);

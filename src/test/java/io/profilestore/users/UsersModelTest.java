@@ -18,9 +18,9 @@ class UsersModelTest {
 
     static UserSettings settings() {
         var settings = new UserSettings();
-        settings.setMaxProfilesPerUser(LIMITS.maxProfilesPerUser());
-        settings.setMaxMergeSources(LIMITS.maxMergeSources());
-        settings.setMaxMergedUsers(LIMITS.maxMergedUsers());
+        settings.maxProfilesPerUser = LIMITS.maxProfilesPerUser();
+        settings.maxMergeSources = LIMITS.maxMergeSources();
+        settings.maxMergedUsers = LIMITS.maxMergedUsers();
         return settings;
     }
 
@@ -123,7 +123,7 @@ class UsersModelTest {
     @Test
     void aChainOfAnyLengthIsReadThroughItsRootInOneStep() {
         var settings = settings();
-        settings.setMaxMergedUsers(40);
+        settings.maxMergedUsers = 40;
         var users = new UsersOnMaps(settings);
         UUID first = users.create(null).uid();
         UUID previous = first;

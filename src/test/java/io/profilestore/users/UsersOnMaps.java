@@ -178,7 +178,7 @@ final class UsersOnMaps implements UsersUnderTest {
             return UsersModel.Answer.refused(422, "user-not-found");
         } else if (users.get(uid).merged()) {
             return UsersModel.Answer.refused(409, "user-merged");
-        } else if (links.getOrDefault(uid, Set.of()).size() + 1 > settings.getMaxProfilesPerUser()) {
+        } else if (links.getOrDefault(uid, Set.of()).size() + 1 > settings.maxProfilesPerUser) {
             return UsersModel.Answer.refused(422, "user-full");
         }
         profiles.put(pid, new ProfileRow(pid, uid, uid, 1, "{}", at, at, clock));

@@ -61,14 +61,14 @@ public final class CursorSeal {
 
     public static CursorSeal of(SearchSettings settings) {
         SecretKey key;
-        if (settings.getCursorKey().isEmpty()) {
+        if (settings.cursorKey.isEmpty()) {
             LOG.warn("search.cursorKey is not set: a cursor works only on the instance that gave it out; give every "
                     + "API instance the same key (README, Configuration)");
             key = randomKey();
         } else {
-            key = new SecretKeySpec(Base64.getDecoder().decode(settings.getCursorKey()), "AES");
+            key = new SecretKeySpec(Base64.getDecoder().decode(settings.cursorKey), "AES");
         }
-        return new CursorSeal(key, settings.getCursorTtl().toJavaDuration(), Clock.systemUTC());
+        return new CursorSeal(key, settings.cursorTtl.toJavaDuration(), Clock.systemUTC());
     }
 
     private static SecureRandom drbg() {

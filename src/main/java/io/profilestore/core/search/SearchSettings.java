@@ -1,7 +1,8 @@
 package io.profilestore.core.search;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
+import io.profilestore.StrippedText;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -14,32 +15,13 @@ public class SearchSettings {
      * at start, and a cursor works only on the instance that gave it out (and not after its restart).
      */
     @Pattern(regexp = "^$|^[A-Za-z0-9+/]{43}=$", message = "must be 32 bytes in base64 (openssl rand -base64 32), or empty")
-    private String cursorKey = "";
+    @JsonDeserialize(using = StrippedText.class)
+    public String cursorKey = "";
 
     /**
      * How long a cursor leads to the next page. Elasticsearch keeps nothing between pages, so this is the only
      * bound: a cursor is a short-lived continuation, not a bookmark.
      */
     @NotNull
-    private Duration cursorTtl = Duration.minutes(2);
-
-    @JsonProperty
-    public String getCursorKey() {
-        return cursorKey;
-    }
-
-    @JsonProperty
-    public void setCursorKey(String cursorKey) {
-        this.cursorKey = cursorKey == null ? "" : cursorKey.strip();
-    }
-
-    @JsonProperty
-    public Duration getCursorTtl() {
-        return cursorTtl;
-    }
-
-    @JsonProperty
-    public void setCursorTtl(Duration cursorTtl) {
-        this.cursorTtl = cursorTtl;
-    }
+    public Duration cursorTtl = Duration.minutes(2);
 }

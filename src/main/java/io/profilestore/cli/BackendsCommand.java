@@ -1,0 +1,38 @@
+package io.profilestore.cli;
+
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.core.cli.ConfiguredCommand;
+import io.dropwizard.core.setup.Bootstrap;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.backends.Backends;
+import net.sourceforge.argparse4j.inf.Namespace;
+
+/**
+ * A command that works on the backing services: it opens them as the configuration says (the pools named
+ * {@code profile-store-<command>}), hands them to {@link #run(Backends, Namespace, ProfileStoreConfiguration,
+ * MetricRegistry)} and closes them. It exits 1 when the command reports that what it checks is still wrong, for a
+ * scheduler or a script to see.
+ */
+abstract class BackendsCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
+
+    protected BackendsCommand(String name, String description) {
+        super(name, description);
+    }
+
+    @Override
+    protected final void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
+            ProfileStoreConfiguration config) throws Exception {
+        var metrics = bootstrap.getMetricRegistry();
+        boolean settled;
+        try (var backends = Backends.open(config, metrics, "profile-store-" + getName())) {
+            settled = run(backends, namespace, config, metrics);
+        }
+        if (!settled) {
+            System.exit(1);
+        }
+    }
+
+    /** @return false when what the command checks is still wrong after it (the process then exits 1) */
+    protected abstract boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics) throws Exception;
+}
