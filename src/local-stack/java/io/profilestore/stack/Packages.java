@@ -44,7 +44,8 @@ public final class Packages {
         if (!Processes.isRoot() || !aptAvailable()) {
             throw new IllegalStateException(what + " is not installed. Install it (Debian or Ubuntu: sudo apt-get "
                     + "install " + debianPackage + "), or run the stack in Docker (PROFILE_STORE_STACK=docker) or "
-                    + "against your own services (PROFILE_STORE_STACK=external); see the README.");
+                    + "against your own services (PROFILE_STORE_STACK=external); see docs/operations/local-stack.md, "
+                    + "Modes.");
         }
         say.accept("installing " + what + " with apt-get (package " + debianPackage + ")");
         if (!updated) {

@@ -114,7 +114,7 @@ public final class Prerequisites {
     static String report(String command, List<Finding> missing) {
         var text = new StringBuilder(command + " cannot run on this machine yet; it needs:");
         missing.forEach(f -> text.append("\n  - ").append(f.what()).append(": ").append(f.detail()));
-        text.append("\n(README, Quick start: what a machine needs)");
+        text.append("\n(docs/operations/local-stack.md, What a machine needs)");
         return text.toString();
     }
 

@@ -49,7 +49,8 @@ public final class RunLocal {
               ./run-local            start (or join) the stack, apply the schema, serve the API; Ctrl-C stops it all
               ./run-local --demo     the same, and load 3000 generated profiles (--demo N: N of them)
               ./run-local stop       stop a stack that killed runs left behind
-            The stack's mode, folder and ports come from PROFILE_STORE_* variables (README, "Local stack").""";
+            The stack's mode, folder and ports come from PROFILE_STORE_* variables
+            (docs/operations/local-stack.md, "Settings").""";
 
     public static void main(String[] args) throws Exception {
         int demo;

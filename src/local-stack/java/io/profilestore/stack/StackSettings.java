@@ -9,7 +9,7 @@ import java.util.stream.IntStream;
 
 /**
  * Everything the stack can be told, read from system properties or the environment (a system property of the
- * same name wins). The README's "Local stack" table lists them.
+ * same name wins). The "Settings" table of docs/operations/local-stack.md lists them.
  */
 public record StackSettings(
         String modeSetting,

@@ -18,7 +18,7 @@ public record Problem(String type, String title, int status, String detail,
     public static final String MEDIA_TYPE = "application/problem+json";
     public static final MediaType MEDIA = MediaType.valueOf(MEDIA_TYPE);
 
-    /** Problem types are documented in the README under "Errors"; the slug names the kind of error. */
+    /** Problem types are documented in docs/api.md under "Errors"; the slug names the kind of error. */
     public static final String TYPE_BASE = "https://profile-store.dev/problems/";
 
     public Problem {

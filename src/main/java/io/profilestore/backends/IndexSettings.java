@@ -25,8 +25,8 @@ public class IndexSettings {
     /**
      * How often Elasticsearch makes what was indexed searchable ({@code index.refresh_interval}): what a change waits,
      * at most, between being indexed and being found. Every refresh that follows writes makes a segment, which merges
-     * then fold into larger ones: a shorter interval costs indexing throughput (README, "How the index follows
-     * Cassandra"). Set by {@code migrate} on a new index and on the index in use.
+     * then fold into larger ones: a shorter interval costs indexing throughput (docs/design/write-path.md, "How the
+     * index follows Cassandra"). Set by {@code migrate} on a new index and on the index in use.
      */
     @NotNull
     @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)

@@ -51,7 +51,7 @@ public class MigrateCommand extends BackendsCommand {
                 pg.applied(), pg.versionBefore(), pg.versionAfter());
         if (!pg.ownerOfItsOwn()) {
             out.println("postgres: WARNING the service's role owns its tables and could edit its own audit trail; "
-                    + "run migrate as an owner of its own (postgres.migrationUser, README: Access control and audit)");
+                    + "run migrate as an owner of its own (postgres.migrationUser, docs/security.md, Audit)");
         }
         var cql = report.cassandra();
         out.printf("cassandra: keyspace %s %s, %d migration(s) applied, version %d -> %d%n", cql.keyspace(),

@@ -17,7 +17,7 @@ public record TableCheckReport(long users, long profiles, long links, Map<Kind, 
     public enum Kind {
         MASTER_WRONG("masters wrong (a merged user's master is not the root of its chain of parents)", "set right"),
         CHAIN_BROKEN("broken merge chains (a merged user's parent has no row, or the chain goes round)",
-                "not repairable here (README, \"Checking the users' tables\")"),
+                "not repairable here (docs/users.md, \"Checking the users' tables\")"),
         TREE_TOO_LARGE("trees over users.maxMergedUsers (the limit lowered since: no failure)", "left as they are"),
         JOURNAL_DISAGREES("users whose parent is not the merge journal's (applied merges less unmerges)",
                 "left as they are"),

@@ -13,7 +13,7 @@ import java.util.Set;
  * Healthy when a coordinator answers a query and QUORUM can be met for every token range of the keyspace: a
  * majority of each range's replicas up, as the driver sees the nodes. With RF 3 and two nodes down no write can
  * succeed, whatever node answers. The message names no host. {@link #readiness()} asks less: that this instance
- * reaches Cassandra at all (README, "The chart": why readiness does not follow QUORUM).
+ * reaches Cassandra at all (docs/operations/deployment.md, "The chart": why readiness does not follow QUORUM).
  */
 public class CassandraHealthCheck extends HealthCheck {
 

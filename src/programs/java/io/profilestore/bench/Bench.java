@@ -35,7 +35,7 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 
 /**
- * The benchmark: loads profiles through the API, then measures every scenario of the README's "Benchmarks" at
+ * The benchmark: loads profiles through the API, then measures every scenario of bench/README.md at
  * fixed rates, side by side with the backends alone and a PostgreSQL-only baseline, and writes the report.
  *
  * <pre>

@@ -9,11 +9,11 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Every profile's final user, and every user's, against the history. The rules (README, "Users"): a profile is
- * under the root of its home's tree; its home is the user it was created under or last moved to by hand; a user's
- * parent is what the last merge or unmerge of it made it. So: the rows must agree with themselves, each profile's
- * home must be one a create or move that may have come last gave it, and each user's parent one a merge or unmerge
- * of it that may have come last gave it (none: merged into nobody).
+ * Every profile's final user, and every user's, against the history. The rules (docs/users.md, "What merges
+ * mean"): a profile is under the root of its home's tree; its home is the user it was created under or last moved
+ * to by hand; a user's parent is what the last merge or unmerge of it made it. So: the rows must agree with
+ * themselves, each profile's home must be one a create or move that may have come last gave it, and each user's
+ * parent one a merge or unmerge of it that may have come last gave it (none: merged into nobody).
  */
 final class UsersCheck {
 

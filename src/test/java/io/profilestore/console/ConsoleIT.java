@@ -286,7 +286,8 @@ class ConsoleIT {
         var merged = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\", \"birthDate\": \"1971-05-06\"}");
         assertThat(platform.as(TestAuth.ADMIN).merge(elsewhere.uid(), merged.uid()).status()).isEqualTo(200);
 
-        // an admin key alone may merge but not read a person (README): the 403 says so, not "not found"
+        // an admin key alone may merge but not read a person (docs/security.md, Access control and audit): the 403
+        // says so, not "not found"
         signIn(TestAuth.ADMIN, "test-admin");
         browser.open(console() + "#/profile/" + person.pid());
         browser.until(d -> d.findElement(By.id("status")).getText().equals("Your role may not do this."), "the 403 explained");

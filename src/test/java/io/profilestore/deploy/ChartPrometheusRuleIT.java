@@ -18,14 +18,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The PrometheusRule: off by default like the ServiceMonitor, on in both environments; an alert for each of the
  * service's signals, the maintenance CronJobs and the pods, each with a severity, a summary, a description and a
- * runbook section of the README; every expression is valid PromQL (parsed with the Prometheus project's grammar and
- * type-checked, its {@code for} a duration) and reads the release's own series. That the metrics exist is
- * health.PrometheusRuleMetricsIT's part (it runs the service); that the document is a valid PrometheusRule,
- * ChartSchemaIT's.
+ * runbook section of docs/operations/runbooks.md; every expression is valid PromQL (parsed with the Prometheus
+ * project's grammar and type-checked, its {@code for} a duration) and reads the release's own series. That the
+ * metrics exist is health.PrometheusRuleMetricsIT's part (it runs the service); that the document is a valid
+ * PrometheusRule, ChartSchemaIT's.
  */
 class ChartPrometheusRuleIT {
 
-    /** The README sections the alerts link to (README, "Deployment", the runbooks). */
+    /** The sections of docs/operations/runbooks.md the alerts link to. */
     static final Set<String> RUNBOOKS = Set.of("runbook-index-lag", "runbook-outbox-backlog", "runbook-dead-letters",
             "runbook-lock-conflicts", "runbook-5xx", "runbook-connection-pool", "runbook-audit-failures",
             "runbook-maintenance-jobs", "runbook-pods-down", "runbook-cassandra-quorum-lost");

@@ -21,20 +21,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
- * The RabbitMQ user the README's Deployment section makes with rabbitmqctl, on a real broker: its permissions, read
- * from the README itself, let the service declare its topology, publish and consume, and nothing named otherwise.
+ * The RabbitMQ user docs/operations/deployment.md ("Values to set") makes with rabbitmqctl, on a real broker: its
+ * permissions, read from that page itself, let the service declare its topology, publish and consume, and nothing
+ * named otherwise.
  */
 @EnabledIf("io.profilestore.stack.LocalStackLifecycleIT#localMode")
 class RabbitMqServiceUserIT {
 
-    /** The README's command: {@code rabbitmqctl set_permissions -p / profile-store '<configure>' '<write>' '<read>'}. */
+    /** The page's command: {@code rabbitmqctl set_permissions -p / profile-store '<configure>' '<write>' '<read>'}. */
     static final Pattern SET_PERMISSIONS = Pattern.compile(
             "rabbitmqctl set_permissions -p (\\S+) profile-store '([^']*)' '([^']*)' '([^']*)'");
 
     @Test
     void theReadmesUserDeclaresPublishesAndConsumesTheServicesOwnAndNothingElse() throws Exception {
         var permissions = SET_PERMISSIONS.matcher(Files.readString(Path.of("docs/operations/deployment.md"), StandardCharsets.UTF_8));
-        assertThat(permissions.find()).as("the README's set_permissions command").isTrue();
+        assertThat(permissions.find()).as("docs/operations/deployment.md's set_permissions command").isTrue();
         String vhost = permissions.group(1);
 
         TestStack.stack();

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The reference model of users and profiles: the semantics of README's "Users" in the plainest Java there is, with
+ * The reference model of users and profiles: the semantics of docs/users.md in the plainest Java there is, with
  * no store, no lock and no journal. Users form a forest (each merged user has the user it was merged into); every
  * profile has a home (the user it was created under or moved to by hand) and is under the root of its home's tree.
  * Each operation answers what the service must answer: done, with what it moved, or refused, with the problem type.

@@ -63,7 +63,7 @@ public final class CursorSeal {
         SecretKey key;
         if (settings.cursorKey.isEmpty()) {
             LOG.warn("search.cursorKey is not set: a cursor works only on the instance that gave it out; give every "
-                    + "API instance the same key (README, Configuration)");
+                    + "API instance the same key (docs/security.md, Cursors are sealed)");
             key = randomKey();
         } else {
             key = new SecretKeySpec(Base64.getDecoder().decode(settings.cursorKey), "AES");
