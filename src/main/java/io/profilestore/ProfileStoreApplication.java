@@ -27,6 +27,7 @@ import io.profilestore.cli.MigrateCommand;
 import io.profilestore.cli.ReconcileCommand;
 import io.profilestore.cli.ReindexCommand;
 import io.profilestore.cli.SecretsSubstitutor;
+import io.profilestore.console.Console;
 import io.profilestore.core.ChangeRunner;
 import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
@@ -64,6 +65,7 @@ import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
+import io.profilestore.resources.CallerResource;
 import io.profilestore.resources.ConditionalWriteChecks;
 import io.profilestore.resources.LoggedPathFilter;
 import io.profilestore.resources.OpenApiResource;
@@ -79,6 +81,11 @@ import io.profilestore.resources.problems.ProblemExceptionMapper;
 import io.profilestore.resources.problems.UnexpectedExceptionMapper;
 import io.profilestore.resources.problems.WebApplicationExceptionMapper;
 import io.profilestore.schema.IndexAliases;
+import jakarta.servlet.DispatcherType;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The profile store: {@code server <config>} serves the API, {@code migrate <config>} applies the schema,
@@ -148,9 +155,9 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
 
         Security.installOnAdminPort(environment, config.auth);
         // the request log's path, without what a URI may carry that must not be logged, on both ports
-        for (var context : java.util.List.of(environment.servlets(), environment.admin())) {
+        for (var context : List.of(environment.servlets(), environment.admin())) {
             context.addFilter("logged-path", new LoggedPathFilter())
-                    .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), false, "/*");
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         }
         // errors Jetty answers itself are problems too, on either role's ports
         environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
@@ -163,7 +170,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var outcomes = new AuditOutcomeWriter(audit, config.audit, environment.metrics());
             environment.lifecycle().manage(outcomes);
             environment.healthChecks().register("audit",
-                    new TerseHealthCheck(new AuditWritersHealthCheck(java.util.List.of(lookUps, outcomes))));
+                    new TerseHealthCheck(new AuditWritersHealthCheck(List.of(lookUps, outcomes))));
             environment.jersey().register(new AuditFilter(lookUps, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
@@ -181,7 +188,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var journal = new UserOperations(backends.postgres());
             var users = new UserService(dao, changes, journal, config.users);
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
-                    config.users.recoveryDelay.toJavaDuration(), java.time.Duration.ofSeconds(1)));
+                    config.users.recoveryDelay.toJavaDuration(), Duration.ofSeconds(1)));
             var history = new JournalHistory(backends.postgres());
             var tableCheck = new TableCheck(dao, changes, users, history, config.users);
             var oneAtATime = new ExclusiveRun(backends.postgres());
@@ -193,14 +200,14 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new UserResource(users, new UserHistory(dao, journal, history)));
             jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.search))));
             jersey.register(new OpenApiResource());
-            jersey.register(new io.profilestore.resources.CallerResource());
+            jersey.register(new CallerResource());
             if (config.console.enabled) {
-                io.profilestore.console.Console.install(environment, config.console, config.auth.enabled);
+                Console.install(environment, config.console, config.auth.enabled);
             }
             jersey.register(new BodyLimitFeature());
             jersey.register(new ConditionalWriteChecks());
             environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
-                    .addMappingForUrlPatterns(java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST), true, "/*");
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
             jersey.register(new ProblemExceptionMapper());
             jersey.register(new ConstraintViolationMapper());
             jersey.register(new DomainExceptionMapper());
@@ -218,7 +225,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
 
         environment.admin().addTask(new ReconcileTask(new Reconciler(dao, new ProfileDocuments(dao, names, json), index,
                 new IndexAliases(backends.elasticsearch(), config.elasticsearch.indexAlias),
-                java.time.Duration.ofSeconds(5))));
+                Duration.ofSeconds(5))));
 
         var cassandra = new CassandraHealthCheck(backends.cassandra(), config.cassandra.keyspace);
         environment.healthChecks().register("cassandra", new TerseHealthCheck(cassandra));
@@ -230,6 +237,6 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.healthChecks().register("postgres", new TerseHealthCheck(new PostgresHealthCheck(backends.postgres())));
         environment.healthChecks().register("rabbitmq", new TerseHealthCheck(new RabbitMqHealthCheck(backends.rabbitmq())));
         PrometheusEndpoint.install(environment);
-        ReadinessEndpoint.install(environment, java.util.Map.of("cassandra", new TerseHealthCheck(cassandra.readiness())));
+        ReadinessEndpoint.install(environment, Map.of("cassandra", new TerseHealthCheck(cassandra.readiness())));
     }
 }

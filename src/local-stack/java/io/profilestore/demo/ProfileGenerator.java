@@ -9,9 +9,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 /**
  * Realistic profiles of Russian customers, the same for the same seed: surnames and first names as common as they
@@ -130,12 +132,12 @@ public final class ProfileGenerator {
 
         T pick(SplittableRandom random) {
             long target = random.nextLong(cumulative[cumulative.length - 1]);
-            int index = java.util.Arrays.binarySearch(cumulative, target + 1);
+            int index = Arrays.binarySearch(cumulative, target + 1);
             return values.get(index >= 0 ? index : -index - 1);
         }
     }
 
-    private static <T> List<Weighted<T>> table(String resource, java.util.function.Function<String[], T> row, int weightColumn) {
+    private static <T> List<Weighted<T>> table(String resource, Function<String[], T> row, int weightColumn) {
         var table = new ArrayList<Weighted<T>>();
         var lines = read(resource).lines().toList();
         for (String line : lines.subList(1, lines.size())) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.awaitility.Awaitility;
@@ -222,7 +223,7 @@ final class CassandraCluster implements LocalService {
 
     /** An eighth of the heap (512m: 64 MiB, 2g: 256 MiB). */
     private long memtableMiB() {
-        String heap = settings.cassandraHeap().toLowerCase(java.util.Locale.ROOT);
+        String heap = settings.cassandraHeap().toLowerCase(Locale.ROOT);
         long mib = Long.parseLong(heap.substring(0, heap.length() - 1)) * (heap.endsWith("g") ? 1024 : 1);
         return Math.max(32, mib / 8);
     }

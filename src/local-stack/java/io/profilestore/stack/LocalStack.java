@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -263,7 +264,7 @@ public final class LocalStack implements Stack {
     }
 
     /** The process of Cassandra node n (from 1), while it runs. */
-    public java.util.OptionalLong cassandraNodePid(int node) {
+    public OptionalLong cassandraNodePid(int node) {
         return cassandra().nodePid(node);
     }
 

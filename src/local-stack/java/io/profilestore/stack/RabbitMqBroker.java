@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -141,7 +142,7 @@ final class RabbitMqBroker implements LocalService {
      * permissions, which AMQP cannot manage. Returns what it printed; fails on a non-zero exit.
      */
     String ctl(Duration timeout, String... arguments) {
-        var command = new java.util.ArrayList<>(List.of("env",
+        var command = new ArrayList<>(List.of("env",
                 "HOME=" + home.resolve("home"),
                 "RABBITMQ_NODENAME=" + nodeName(),
                 "ERL_EPMD_PORT=" + settings.rabbitmqEpmdPort(),

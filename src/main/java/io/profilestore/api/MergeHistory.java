@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * {@code GET /v1/users/{uid}/merges}: the merges into or of the users of {@code uid}'s tree, newest first, each with
@@ -25,7 +26,7 @@ public record MergeHistory(UUID uid, List<UUID> pids, List<Merge> merges) {
 
     /** Every pid the history names: the person an operator who reads it has looked up. */
     public List<UUID> shown() {
-        return java.util.stream.Stream.concat(pids.stream(), merges.stream().flatMap(merge -> java.util.stream.Stream.concat(
+        return Stream.concat(pids.stream(), merges.stream().flatMap(merge -> Stream.concat(
                 merge.moved().values().stream().flatMap(List::stream),
                 merge.undone().stream().flatMap(undo -> undo.restored().stream())))).distinct().toList();
     }

@@ -13,6 +13,8 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import java.util.UUID;
@@ -81,8 +83,8 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
     /** The path as the resource declares it ({@code /v1/profiles/{pid}}): what kind of access, without the ids. */
     private static String template(ContainerRequestContext request) {
         if (request.getUriInfo() instanceof ExtendedUriInfo extended && !extended.getMatchedTemplates().isEmpty()) {
-            var templates = new java.util.ArrayList<>(extended.getMatchedTemplates());
-            java.util.Collections.reverse(templates);
+            var templates = new ArrayList<>(extended.getMatchedTemplates());
+            Collections.reverse(templates);
             var path = new StringBuilder();
             for (var template : templates) {
                 String part = template.getTemplate();

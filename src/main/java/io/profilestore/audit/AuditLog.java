@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +119,7 @@ public class AuditLog implements ChangeOutcomes {
         statement.setString(4, entry.action());
         statement.setString(5, entry.request());
         statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
-        statement.setObject(7, entry.status(), java.sql.Types.INTEGER);
+        statement.setObject(7, entry.status(), Types.INTEGER);
     }
 
     /**

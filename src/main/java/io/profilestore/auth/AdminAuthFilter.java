@@ -12,6 +12,13 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -48,7 +55,7 @@ final class AdminAuthFilter implements Filter {
         }
         String header = http.getHeader("Authorization");
         var caller = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
-                ? authenticator.authenticate(header.substring(7).strip()) : java.util.Optional.<Caller>empty();
+                ? authenticator.authenticate(header.substring(7).strip()) : Optional.<Caller>empty();
         if (caller.isEmpty()) {
             refuse((HttpServletResponse) response, Problem.of(401, "unauthorized", "Unauthorized",
                     "the admin port needs Authorization: Bearer with the admin role"));
@@ -62,14 +69,14 @@ final class AdminAuthFilter implements Filter {
     }
 
     /** The query's parameters (only the URL's: the admin port reads no form bodies), and the path's matrix ones. */
-    private static java.util.Map<String, java.util.List<String>> parameters(HttpServletRequest request) {
-        var parameters = new java.util.HashMap<String, java.util.List<String>>();
+    private static Map<String, List<String>> parameters(HttpServletRequest request) {
+        var parameters = new HashMap<String, List<String>>();
         String query = request.getQueryString();
         if (query != null) {
             for (String pair : query.split("&")) {
                 int equals = pair.indexOf('=');
                 String name = decode(equals < 0 ? pair : pair.substring(0, equals));
-                parameters.computeIfAbsent(name, n -> new java.util.ArrayList<>()).add(equals < 0 ? "" : decode(pair.substring(equals + 1)));
+                parameters.computeIfAbsent(name, n -> new ArrayList<>()).add(equals < 0 ? "" : decode(pair.substring(equals + 1)));
             }
         }
         String uri = request.getRequestURI();
@@ -77,7 +84,7 @@ final class AdminAuthFilter implements Filter {
             String[] parts = segment.split(";");
             for (int i = 1; i < parts.length; i++) {
                 int equals = parts[i].indexOf('=');
-                parameters.computeIfAbsent(decode(equals < 0 ? parts[i] : parts[i].substring(0, equals)), n -> new java.util.ArrayList<>())
+                parameters.computeIfAbsent(decode(equals < 0 ? parts[i] : parts[i].substring(0, equals)), n -> new ArrayList<>())
                         .add(equals < 0 ? "" : decode(parts[i].substring(equals + 1)));
             }
         }
@@ -86,7 +93,7 @@ final class AdminAuthFilter implements Filter {
 
     private static String decode(String text) {
         try {
-            return java.net.URLDecoder.decode(text, java.nio.charset.StandardCharsets.UTF_8);
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException malformed) {
             return text;
         }

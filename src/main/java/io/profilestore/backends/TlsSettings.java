@@ -12,6 +12,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -60,7 +61,7 @@ public class TlsSettings {
         }
     }
 
-    private javax.net.ssl.TrustManager[] trustManagers() throws GeneralSecurityException {
+    private TrustManager[] trustManagers() throws GeneralSecurityException {
         var factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(hasCaFile() ? caKeyStore() : null);
         return factory.getTrustManagers();

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The operator console: static files from the jar ({@code src/main/resources/console}) at {@code /console/}, and
@@ -79,7 +80,7 @@ public final class Console {
             values.put("authEnabled", authEnabled);
             var oidc = settings.oidc;
             if (oidc.isConfigured()) {
-                values.put("oidc", java.util.Map.of("authorizationEndpoint", oidc.authorizationEndpoint,
+                values.put("oidc", Map.of("authorizationEndpoint", oidc.authorizationEndpoint,
                         "tokenEndpoint", oidc.tokenEndpoint, "clientId", oidc.clientId, "scope", oidc.scope));
             }
             try {

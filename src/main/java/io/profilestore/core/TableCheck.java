@@ -12,8 +12,12 @@ import io.profilestore.db.RowWrite.UnlinkProfile;
 import io.profilestore.db.UserRow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,16 +88,16 @@ public class TableCheck {
     }
 
     /** {@code unsound}: users whose place in a tree the users' pass could not vouch for; their profiles stay. */
-    private void checkProfiles(List<ProfileRow> rows, TableCheckTally tally, java.util.Set<UUID> unsound) {
+    private void checkProfiles(List<ProfileRow> rows, TableCheckTally tally, Set<UUID> unsound) {
         if (rows.isEmpty()) {
             return;
         }
         tally.profiles += rows.size();
         var listed = dao.existing(rows.stream().map(row -> new Link(row.uid(), row.pid())).toList());
-        var owners = new java.util.HashMap<>(dao.findUsers(rows.stream()
-                .flatMap(row -> java.util.stream.Stream.of(row.uid(), row.home())).collect(java.util.stream.Collectors.toSet())));
+        var owners = new HashMap<>(dao.findUsers(rows.stream()
+                .flatMap(row -> Stream.of(row.uid(), row.home())).collect(Collectors.toSet())));
         owners.putAll(dao.findUsers(owners.values().stream().filter(UserRow::merged).map(UserRow::masterUid)
-                .filter(master -> !owners.containsKey(master)).collect(java.util.stream.Collectors.toSet())));
+                .filter(master -> !owners.containsKey(master)).collect(Collectors.toSet())));
         for (var row : rows) {
             if (!listed.contains(new Link(row.uid(), row.pid()))) {
                 tally.found(Kind.MISSING_LINK, "profile " + row.pid() + " under user " + row.uid(),
@@ -119,7 +123,7 @@ public class TableCheck {
             return;
         }
         tally.links += page.size();
-        var rows = dao.findAll(page.stream().map(Link::pid).collect(java.util.stream.Collectors.toSet()));
+        var rows = dao.findAll(page.stream().map(Link::pid).collect(Collectors.toSet()));
         for (var link : page) {
             var row = rows.get(link.pid());
             if (row == null || !row.uid().equals(link.uid())) {

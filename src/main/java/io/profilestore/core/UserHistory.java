@@ -3,6 +3,7 @@ package io.profilestore.core;
 import io.profilestore.api.MergeHistory;
 import io.profilestore.db.JournalHistory;
 import io.profilestore.db.ProfileDao;
+import io.profilestore.db.ProfileRow;
 import io.profilestore.db.UserOperations;
 import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserRow;
@@ -47,7 +48,7 @@ public class UserHistory {
                     merge.recordedAt(), byOrigin(merge.moves()), undone));
         }
         var pids = dao.findAll(dao.pidsOfUser(root)).values().stream().filter(profile -> root.equals(profile.uid()))
-                .map(io.profilestore.db.ProfileRow::pid).sorted().toList();
+                .map(ProfileRow::pid).sorted().toList();
         return new MergeHistory(root, pids, merges);
     }
 

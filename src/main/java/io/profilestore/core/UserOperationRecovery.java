@@ -4,6 +4,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.UserOperations;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,7 @@ public class UserOperationRecovery implements Managed {
 
     /** One round: every operation pending for longer than the delay, each on its own (one that fails stops no other). */
     public void recover() {
-        java.util.List<UserOperations.Operation> pending;
+        List<UserOperations.Operation> pending;
         try {
             pending = journal.pending(delay);
         } catch (RuntimeException e) {

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -93,7 +94,7 @@ public final class UserPlanner {
         if (sources.size() > settings.maxMergeSources) {
             throw invalid("a merge takes at most " + settings.maxMergeSources + " sources, not " + sources.size());
         }
-        if (sources.stream().anyMatch(java.util.Objects::isNull)) {
+        if (sources.stream().anyMatch(Objects::isNull)) {
             throw invalid("sources must be uids, not null");
         }
         if (new HashSet<>(sources).size() != sources.size()) {

@@ -30,6 +30,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Users: the profiles one person holds, moving a profile from one user to another, merging users found to be one
@@ -45,7 +48,7 @@ import java.util.UUID;
  */
 public class UserService {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(UserService.class);
+    private static final Logger LOG = LoggerFactory.getLogger(UserService.class);
 
     private final ProfileDao dao;
     private final ChangeRunner changes;
@@ -139,7 +142,7 @@ public class UserService {
      * agrees; null when that is not sound: a row missing, a chain that goes round or is longer than a tree, a master
      * that is not the chain's end (check-tables reports the users and sets masters right; their profiles wait).
      */
-    UUID rootOf(UUID uid, java.util.function.Function<UUID, UserRow> rows) {
+    UUID rootOf(UUID uid, Function<UUID, UserRow> rows) {
         var user = rows.apply(uid);
         if (user == null) {
             return null;

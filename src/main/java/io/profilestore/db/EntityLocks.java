@@ -4,6 +4,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -342,7 +343,7 @@ public class EntityLocks implements ChangeLocks {
                 record.setLong(4, change.fence());
                 record.setBoolean(5, change.erased());
                 record.setDouble(6, seconds(leaseLeft));
-                record.setObject(7, notBefore == null ? null : seconds(notBefore), java.sql.Types.DOUBLE);
+                record.setObject(7, notBefore == null ? null : seconds(notBefore), Types.DOUBLE);
                 record.addBatch();
             }
             record.executeBatch();

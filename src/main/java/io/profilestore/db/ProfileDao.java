@@ -9,15 +9,21 @@ import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.stream.StreamSupport;
 
 /**
  * The Cassandra tables of profiles and users. Reads and writes run at QUORUM (the session's default). Writes
@@ -116,7 +122,7 @@ public class ProfileDao implements ProfileTables {
     public Iterable<UserRow> scanUsers(int slice, int slices) {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanUsers.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
-        return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::user).iterator();
+        return () -> StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::user).iterator();
     }
 
     /**
@@ -124,8 +130,8 @@ public class ProfileDao implements ProfileTables {
      * reconcile) goes slice by slice and can go on from where it stopped.
      */
     public static long[] sliceBounds(int slice, int slices) {
-        var width = java.math.BigInteger.TWO.pow(64).divide(java.math.BigInteger.valueOf(slices));
-        var from = java.math.BigInteger.valueOf(Long.MIN_VALUE).add(width.multiply(java.math.BigInteger.valueOf(slice)));
+        var width = BigInteger.TWO.pow(64).divide(BigInteger.valueOf(slices));
+        var from = BigInteger.valueOf(Long.MIN_VALUE).add(width.multiply(BigInteger.valueOf(slice)));
         long to = slice == slices - 1 ? Long.MAX_VALUE : from.add(width).longValueExact();
         return new long[] {from.longValueExact(), to};
     }
@@ -134,7 +140,7 @@ public class ProfileDao implements ProfileTables {
     public Iterable<ProfileRow> scan(int slice, int slices) {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanProfiles.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
-        return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::profile).iterator();
+        return () -> StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::profile).iterator();
     }
 
     /** A row of {@code uid_pid}: the user lists the profile. */
@@ -145,18 +151,18 @@ public class ProfileDao implements ProfileTables {
     public Iterable<Link> scanLinks(int slice, int slices) {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanLinks.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
-        return () -> java.util.stream.StreamSupport.stream(rows.spliterator(), false)
+        return () -> StreamSupport.stream(rows.spliterator(), false)
                 .map(row -> new Link(row.getUuid("uid"), row.getUuid("pid"))).iterator();
     }
 
     /** Which of these links exist, read in parallel. */
-    public java.util.Set<Link> existing(Collection<Link> links) {
-        var reads = new java.util.LinkedHashMap<Link, CompletableFuture<AsyncResultSet>>();
+    public Set<Link> existing(Collection<Link> links) {
+        var reads = new LinkedHashMap<Link, CompletableFuture<AsyncResultSet>>();
         for (var link : links) {
             reads.put(link, session.executeAsync(selectLink.bind(link.uid(), link.pid()).setIdempotent(true))
                     .toCompletableFuture());
         }
-        var found = new java.util.HashSet<Link>();
+        var found = new HashSet<Link>();
         reads.forEach((link, read) -> {
             if (await(read).one() != null) {
                 found.add(link);
@@ -169,7 +175,7 @@ public class ProfileDao implements ProfileTables {
     @Override
     public List<UUID> pidsOfUser(UUID uid) {
         try {
-            var pids = new java.util.ArrayList<UUID>();
+            var pids = new ArrayList<UUID>();
             for (Row row : session.execute(selectUserProfiles.bind(uid).setIdempotent(true))) {
                 pids.add(row.getUuid("pid"));
             }

@@ -1,6 +1,7 @@
 package io.profilestore.db;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -328,7 +329,7 @@ public class UserOperations {
         }
     }
 
-    private static Operation operation(java.sql.ResultSet rows) throws SQLException {
+    private static Operation operation(ResultSet rows) throws SQLException {
         var sources = List.of((UUID[]) rows.getArray(4).getArray());
         return new Operation(rows.getObject(1, UUID.class), Kind.valueOf(rows.getString(2).toUpperCase()),
                 rows.getObject(3, UUID.class), sources, rows.getObject(5, UUID.class));

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -58,7 +59,7 @@ public class ProfileDocuments {
     }
 
     private Map<UUID, UserRow> usersOf(Collection<ProfileRow> rows) {
-        return profiles.findUsers(rows.stream().map(ProfileRow::uid).filter(java.util.Objects::nonNull)
+        return profiles.findUsers(rows.stream().map(ProfileRow::uid).filter(Objects::nonNull)
                 .collect(Collectors.toSet()));
     }
 

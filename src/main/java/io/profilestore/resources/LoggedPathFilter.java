@@ -7,6 +7,8 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Gives the request log the path as far as it is ours to log, as a request attribute: the words of our routes
@@ -28,14 +30,14 @@ public class LoggedPathFilter implements Filter {
         chain.doFilter(request, response);
     }
 
-    private static final java.util.Set<String> ROUTE_WORDS = java.util.Set.of("v1", "profiles", "profiles:batchCreate",
+    private static final Set<String> ROUTE_WORDS = Set.of("v1", "profiles", "profiles:batchCreate",
             "profiles:batchUpdate", "user", "users", "merge", "unmerge", "search", "audit", "me", "openapi.json",
             "console", "healthcheck", "ping", "metrics", "prometheus", "threads", "pprof", "tasks", "gc", "log-level",
             "reconcile", "check-tables");
-    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile(
+    private static final Pattern ID = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     /** The console's files: lowercase names of ours (index.html, console.js, settings.json, ...). */
-    private static final java.util.regex.Pattern ASSET = java.util.regex.Pattern.compile("[a-z0-9]+\\.(html|js|css|json|png|svg|ico)");
+    private static final Pattern ASSET = Pattern.compile("[a-z0-9]+\\.(html|js|css|json|png|svg|ico)");
 
     static String loggable(String uri) {
         var segments = uri.replaceAll(";[^/]*", "").split("/", -1);

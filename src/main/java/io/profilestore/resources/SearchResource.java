@@ -16,6 +16,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.StringJoiner;
 
 /** {@code GET /v1/search} and {@code POST /v1/search} (the same, its terms in the body): operators' look-ups. */
 @Path("/v1/search")
@@ -52,7 +56,7 @@ public class SearchResource {
     }
 
     private static String asQuery(SearchRequest request) {
-        var parameters = new java.util.LinkedHashMap<String, Object>();
+        var parameters = new LinkedHashMap<String, Object>();
         parameters.put("q", request.q());
         parameters.put("surname", request.surname());
         parameters.put("firstName", request.firstName());
@@ -63,10 +67,10 @@ public class SearchResource {
         parameters.put("limit", request.limit());
         parameters.put("cursor", request.cursor());
         parameters.put("hydrate", request.hydrate());
-        var query = new java.util.StringJoiner("&");
+        var query = new StringJoiner("&");
         parameters.forEach((name, value) -> {
             if (value != null) {
-                query.add(name + "=" + java.net.URLEncoder.encode(value.toString(), java.nio.charset.StandardCharsets.UTF_8));
+                query.add(name + "=" + URLEncoder.encode(value.toString(), StandardCharsets.UTF_8));
             }
         });
         return "/v1/search?" + query;

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.profilestore.backends.CassandraFactory;
+import io.profilestore.backends.ReplicationSettings;
 import java.util.Map;
 import java.util.TreeMap;
 import org.cognitor.cassandra.migration.Database;
@@ -93,7 +94,7 @@ public final class CassandraSchema {
         Map<String, String> actual = new TreeMap<>(row.getMap("replication", String.class, String.class));
         Map<String, String> wanted = new TreeMap<>();
         var replication = settings.replication;
-        if (replication.strategy == io.profilestore.backends.ReplicationSettings.Strategy.SimpleStrategy) {
+        if (replication.strategy == ReplicationSettings.Strategy.SimpleStrategy) {
             wanted.put("class", "org.apache.cassandra.locator.SimpleStrategy");
             wanted.put("replication_factor", String.valueOf(replication.replicationFactor));
         } else {

@@ -3,14 +3,17 @@ package io.profilestore.schema;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
+import co.elastic.clients.elasticsearch.indices.IndexSettings;
 import co.elastic.clients.json.JsonpUtils;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dropwizard.util.Duration;
 import io.profilestore.backends.ElasticsearchFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 
 /**
  * The profile index: generations {@code <alias>-v1}, {@code -v2}... built from {@code es-mappings/profiles.json},
@@ -125,22 +128,22 @@ public final class ElasticsearchSchema {
      * Whether Elasticsearch's value ({@code 1s}, {@code 500ms}, {@code -1} for never) is the configured interval,
      * whatever its units: a value written as 1s is 1000 ms, not a change to make and report on every upgrade.
      */
-    static boolean sameInterval(String elasticsearchValue, io.dropwizard.util.Duration configured) {
+    static boolean sameInterval(String elasticsearchValue, Duration configured) {
         try {
-            return io.dropwizard.util.Duration.parse(elasticsearchValue).toNanoseconds() == configured.toNanoseconds();
+            return Duration.parse(elasticsearchValue).toNanoseconds() == configured.toNanoseconds();
         } catch (IllegalArgumentException notADuration) {
             return false;
         }
     }
 
-    private static java.util.Optional<String> refreshInterval(co.elastic.clients.elasticsearch.indices.IndexSettings settings) {
+    private static Optional<String> refreshInterval(IndexSettings settings) {
         if (settings == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         var inIndex = settings.index() == null ? null : settings.index().refreshInterval();
         var time = inIndex != null ? inIndex : settings.refreshInterval();
-        return time == null ? java.util.Optional.empty()
-                : java.util.Optional.of(time.isTime() ? time.time() : String.valueOf(time.offset()));
+        return time == null ? Optional.empty()
+                : Optional.of(time.isTime() ? time.time() : String.valueOf(time.offset()));
     }
 
     /**

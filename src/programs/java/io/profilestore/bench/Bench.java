@@ -1,5 +1,6 @@
 package io.profilestore.bench;
 
+import co.elastic.clients.elasticsearch._types.CommonStatsFlag;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.ibm.icu.text.Transliterator;
@@ -9,21 +10,31 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.core.search.SearchCriteria;
+import io.profilestore.core.search.TypedQuery;
 import io.profilestore.db.SearchIndex;
+import io.profilestore.demo.ProfileGenerator;
+import io.profilestore.stack.StackSettings;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,8 +42,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.awaitility.Awaitility;
 
 /**
  * The benchmark: loads profiles through the API, then measures every scenario of bench/README.md at
@@ -82,7 +95,7 @@ public final class Bench {
                     case "--only" -> {
                         only = Set.of(args[++i].split(","));
                         if (!GROUPS.containsAll(only)) {
-                            throw new IllegalArgumentException("--only takes some of " + new java.util.TreeSet<>(GROUPS));
+                            throw new IllegalArgumentException("--only takes some of " + new TreeSet<>(GROUPS));
                         }
                     }
                     case "--keep-stack" -> keepStack = true;
@@ -237,7 +250,7 @@ public final class Bench {
                 () -> get("/v1/search?limit=20&q=" + encode(typedName(dataset)))));
         run(Load.openLoop("raw Elasticsearch q query", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
-                        io.profilestore.core.search.TypedQuery.parse(typedName(dataset), names))))));
+                        TypedQuery.parse(typedName(dataset), names))))));
     }
 
     /**
@@ -252,7 +265,7 @@ public final class Bench {
         for (int i = 0; i < prefixes.length; i++) {
             prefixes[i] = "/v1/search?limit=20&surname=" + encode(surnamePrefix(dataset));
         }
-        var halves = new java.util.LinkedHashMap<String, List<Load.Result>>();
+        var halves = new LinkedHashMap<String, List<Load.Result>>();
         for (var caller : List.of(Map.entry(Report.SEARCHES_AS_PLATFORM, TestAuth.PLATFORM),
                 Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR),
                 Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR),
@@ -275,7 +288,7 @@ public final class Bench {
 
     /** Loads the dataset through the bulk path (or finds it loaded by an earlier run), measuring both write paths. */
     private Dataset load() throws Exception {
-        Path stackDir = io.profilestore.stack.StackSettings.fromEnvironment().dir();
+        Path stackDir = StackSettings.fromEnvironment().dir();
         var loaded = options.reuse() ? Dataset.loaded(stackDir, options.seed(), options.profiles()) : null;
         if (loaded != null && profileExists(loaded.pids.get(loaded.size - 1))) {
             notes.add(String.format("%,d profiles were loaded by an earlier run (seed %d); the bulk import was not measured again",
@@ -315,8 +328,8 @@ public final class Bench {
                         for (int i = 0; i < created.size(); i++) {
                             pids[from + i] = UUID.fromString(created.get(i).path("pid").asText());
                         }
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
                     }
                     int done = Math.min(from + batch, options.profiles());
                     if (done % 50_000 == 0) {
@@ -375,7 +388,7 @@ public final class Bench {
     /** Waits until the outbox and the indexer's queue are empty: everything written is indexed. */
     private void awaitIndexed() {
         var metrics = app.getEnvironment().metrics();
-        org.awaitility.Awaitility.await("indexing to catch up").atMost(Duration.ofHours(2)).pollInterval(Duration.ofSeconds(1))
+        Awaitility.await("indexing to catch up").atMost(Duration.ofHours(2)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> ((Number) metrics.getGauges().get("events.outbox.backlog").getValue()).longValue() == 0
                         && ((Number) metrics.getGauges().get("indexer.queue-depth").getValue()).longValue() == 0);
     }
@@ -387,13 +400,13 @@ public final class Bench {
      */
     private void awaitMergesDone() {
         var es = TestStack.backends().elasticsearch();
-        var quietSamples = new java.util.concurrent.atomic.AtomicInteger();
+        var quietSamples = new AtomicInteger();
         // three quiet samples in a row: one may fall between two merges
-        org.awaitility.Awaitility.await("Elasticsearch's merges to end").atMost(Duration.ofMinutes(20))
+        Awaitility.await("Elasticsearch's merges to end").atMost(Duration.ofMinutes(20))
                 .pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
                 .until(() -> {
                     var merges = es.indices().stats(st -> st.index("profiles")
-                            .metric(co.elastic.clients.elasticsearch._types.CommonStatsFlag.Merge)).all().total().merges();
+                            .metric(CommonStatsFlag.Merge)).all().total().merges();
                     return merges.current() == 0 ? quietSamples.incrementAndGet() >= 3 : quietSamples.getAndSet(0) < 0;
                 });
     }
@@ -405,7 +418,7 @@ public final class Bench {
     /** New profiles at version 1 for the update scenarios, with their versions tracked as they change. */
     private Updatable freshProfiles(int count) {
         var versions = new ConcurrentHashMap<UUID, Long>();
-        var generator = new io.profilestore.demo.ProfileGenerator(options.seed() + count, 0.1);
+        var generator = new ProfileGenerator(options.seed() + count, 0.1);
         for (int from = 0; from < count; from += 100) {
             var body = new StringBuilder("{\"profiles\": [");
             for (int i = from; i < Math.min(from + 100, count); i++) {
@@ -414,8 +427,8 @@ public final class Bench {
             var reply = post("/v1/profiles:batchCreate", body.append("]}").toString()).join();
             try {
                 JSON.readTree(reply.getBodyBytes()).path("created").forEach(c -> versions.put(UUID.fromString(c.path("pid").asText()), 1L));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         return new Updatable(versions.keySet().toArray(UUID[]::new), versions);
@@ -439,7 +452,7 @@ public final class Bench {
                     : response != null ? expected : currentVersion(picked);
             profiles.versions().put(picked, now);
             if (failure != null) {
-                throw new java.util.concurrent.CompletionException(failure);
+                throw new CompletionException(failure);
             }
             return response.getCode();
         });
@@ -462,13 +475,13 @@ public final class Bench {
         return http.post(path, body);
     }
 
-    private CompletableFuture<Integer> async(java.util.concurrent.Callable<Object> work) {
+    private CompletableFuture<Integer> async(Callable<Object> work) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 work.call();
                 return 200;
             } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
+                throw new CompletionException(e);
             }
         }, pool);
     }
@@ -502,7 +515,7 @@ public final class Bench {
     }
 
     private static String encode(String value) {
-        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     /** From an acknowledged create to the moment search by its phone finds it. */
@@ -528,7 +541,7 @@ public final class Bench {
                     while (!found && System.nanoTime() < deadline) {
                         found = searchFinds(phone);
                         if (!found) {
-                            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // the poll interval
+                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // the poll interval
                         }
                     }
                     if (found) {

@@ -18,6 +18,7 @@ import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -108,7 +109,7 @@ final class BenchHttp implements Closeable {
     public void close() throws IOException {
         client.close(CloseMode.GRACEFUL);
         try {
-            client.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(10, TimeUnit.SECONDS));
+            client.awaitShutdown(TimeValue.of(10, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

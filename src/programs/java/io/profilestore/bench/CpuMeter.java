@@ -11,7 +11,9 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,7 +45,7 @@ final class CpuMeter implements AutoCloseable {
         static final Set<Group> PROCESSES = EnumSet.of(CASSANDRA, ELASTICSEARCH, POSTGRESQL, RABBITMQ);
 
         String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -60,9 +62,9 @@ final class CpuMeter implements AutoCloseable {
     record Usage(Map<Group, Double> cores, double pausedMillisPerSecond, Set<Group> present, double seconds) {
 
         /** The cores of a group, or empty where it is a backing service with no process here. */
-        java.util.OptionalDouble of(Group group) {
-            return Group.PROCESSES.contains(group) && !present.contains(group) ? java.util.OptionalDouble.empty()
-                    : java.util.OptionalDouble.of(cores.get(group));
+        OptionalDouble of(Group group) {
+            return Group.PROCESSES.contains(group) && !present.contains(group) ? OptionalDouble.empty()
+                    : OptionalDouble.of(cores.get(group));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.profilestore.bench;
 
 import io.profilestore.demo.ProfileGenerator;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -61,7 +63,7 @@ final class Dataset {
             return null;
         }
         var pids = new ArrayList<UUID>(size);
-        try (var in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
+        try (var in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
             for (int i = 0; i < size; i++) {
                 pids.add(new UUID(in.readLong(), in.readLong()));
             }
@@ -71,7 +73,7 @@ final class Dataset {
 
     void save(Path stackDir) throws IOException {
         Path file = pidFile(stackDir, seed, size);
-        try (var out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
+        try (var out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {
             for (UUID pid : pids) {
                 out.writeLong(pid.getMostSignificantBits());
                 out.writeLong(pid.getLeastSignificantBits());

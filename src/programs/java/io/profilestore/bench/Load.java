@@ -2,11 +2,16 @@ package io.profilestore.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Phaser;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -38,7 +43,7 @@ public final class Load {
             return new Result(runs.get(0).scenario(), runs.get(0).targetRate(),
                     runs.stream().mapToDouble(Result::throughput).average().orElse(0), latencies,
                     runs.stream().mapToLong(Result::errors).sum(),
-                    runs.stream().map(Result::firstError).filter(java.util.Objects::nonNull).findFirst().orElse(null));
+                    runs.stream().map(Result::firstError).filter(Objects::nonNull).findFirst().orElse(null));
         }
     }
 
@@ -75,7 +80,7 @@ public final class Load {
             Operation operation) {
         var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
         var errors = new AtomicLong();
-        var firstError = new java.util.concurrent.atomic.AtomicReference<String>();
+        var firstError = new AtomicReference<String>();
         var inFlight = new Phaser(1);
         long interval = (long) (1e9 / rate);
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
@@ -128,12 +133,12 @@ public final class Load {
         var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
         var errors = new AtomicLong();
         var done = new AtomicLong();
-        var firstError = new java.util.concurrent.atomic.AtomicReference<String>();
+        var firstError = new AtomicReference<String>();
         long start = System.nanoTime();
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
         var loops = new CompletableFuture<?>[clients];
-        var threads = java.util.concurrent.Executors.newFixedThreadPool(clients, named(THREADS));
+        var threads = Executors.newFixedThreadPool(clients, named(THREADS));
         for (int c = 0; c < clients; c++) {
             loops[c] = CompletableFuture.runAsync(() -> {
                 while (System.nanoTime() < end) {
@@ -165,8 +170,8 @@ public final class Load {
     }
 
     /** Threads named {@code prefix-1}, {@code prefix-2}, ... */
-    static java.util.concurrent.ThreadFactory named(String prefix) {
-        var next = new java.util.concurrent.atomic.AtomicInteger();
+    static ThreadFactory named(String prefix) {
+        var next = new AtomicInteger();
         return run -> {
             var thread = new Thread(run, prefix + "-" + next.incrementAndGet());
             thread.setDaemon(true);

@@ -2,9 +2,11 @@ package io.profilestore.bench;
 
 import io.profilestore.core.search.NameNormalizer;
 import java.io.StringReader;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 
@@ -25,7 +27,7 @@ final class PostgresBaseline {
         try (var connection = dataSource.getConnection(); var statement = connection.createStatement()) {
             // loading and indexing a million rows takes minutes on two busy cores, not the pool's 5 s a read
             // (the pool puts the connection's own timeout back when it is returned)
-            connection.setNetworkTimeout(Runnable::run, (int) java.util.concurrent.TimeUnit.MINUTES.toMillis(20));
+            connection.setNetworkTimeout(Runnable::run, (int) TimeUnit.MINUTES.toMillis(20));
             statement.execute("CREATE SCHEMA IF NOT EXISTS bench");
             statement.execute("""
                     CREATE TABLE IF NOT EXISTS bench.profile (
@@ -69,7 +71,7 @@ final class PostgresBaseline {
         return new PostgresBaseline(dataSource);
     }
 
-    private static boolean holds(java.sql.Connection connection, UUID pid) throws SQLException {
+    private static boolean holds(Connection connection, UUID pid) throws SQLException {
         try (var statement = connection.prepareStatement("SELECT 1 FROM bench.profile WHERE pid = ?")) {
             statement.setObject(1, pid);
             try (var rows = statement.executeQuery()) {

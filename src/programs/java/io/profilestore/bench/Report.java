@@ -1,5 +1,6 @@
 package io.profilestore.bench;
 
+import io.profilestore.stack.StackSettings;
 import io.profilestore.testing.TestStack;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -50,7 +52,7 @@ final class Report {
     static final String HTTP_FLOOR = "HTTP alone: GET /ping on the admin port, no backend";
 
     /** Each endpoint and the backend call it comes down to, for the overhead. */
-    static final Map<String, String> BASELINES = new java.util.TreeMap<>(Map.of(
+    static final Map<String, String> BASELINES = new TreeMap<>(Map.of(
             "GET /v1/profiles/{pid}", "raw Cassandra read, QUORUM",
             "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
@@ -269,7 +271,7 @@ final class Report {
             // not Linux: fewer facts
         }
         facts.add("Java " + System.getProperty("java.version"));
-        var settings = io.profilestore.stack.StackSettings.fromEnvironment();
+        var settings = StackSettings.fromEnvironment();
         facts.add("stack " + TestStack.stack().mode().name().toLowerCase() + " on this machine: Cassandra 5.0.6 ("
                 + settings.cassandraNodes() + " node, heap " + settings.cassandraHeap() + ", "
                 + (settings.cassandraFullJit() ? "full JIT" : "quick JIT only") + "), Elasticsearch 9.5.3 (heap "

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * What the fault suite runs and breaks: a stack of its own (three Cassandra nodes on 127.0.0.1-3 at RF 3,
@@ -52,7 +53,7 @@ final class Cluster implements AutoCloseable {
     /** The ports PostgreSQL listens on: the primary's, and the standby's when there is one. */
     List<Integer> postgresPorts() {
         var ports = new ArrayList<Integer>();
-        var matcher = java.util.regex.Pattern.compile("127\\.0\\.0\\.1:(\\d+)").matcher(postgresUrl());
+        var matcher = Pattern.compile("127\\.0\\.0\\.1:(\\d+)").matcher(postgresUrl());
         while (matcher.find()) {
             ports.add(Integer.parseInt(matcher.group(1)));
         }

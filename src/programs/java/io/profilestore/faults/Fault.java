@@ -3,6 +3,7 @@ package io.profilestore.faults;
 import io.profilestore.stack.LocalStack.Service;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -41,7 +42,7 @@ enum Fault {
     static List<Fault> plan(long seed, Duration budget, boolean quick) {
         var random = new SplittableRandom(seed);
         var kinds = quick ? List.of(CASSANDRA_NODE_KILLED, API_KILLED, API_FROZEN, POSTGRES_RESTARTED)
-                : java.util.Arrays.stream(values()).filter(f -> f != POSTGRES_FAILOVER).toList();
+                : Arrays.stream(values()).filter(f -> f != POSTGRES_FAILOVER).toList();
         var plan = new ArrayList<Fault>();
         long used = 0;
         while (used < budget.toSeconds() || plan.size() < kinds.size()) {

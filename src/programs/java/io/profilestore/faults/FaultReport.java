@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -29,7 +31,7 @@ final class FaultReport {
         Files.write(options.out().resolve("history.jsonl"), lines, StandardCharsets.UTF_8);
 
         var md = new StringBuilder();
-        md.append("# Fault suite: ").append(java.time.LocalDate.now()).append("\n\n");
+        md.append("# Fault suite: ").append(LocalDate.now()).append("\n\n");
         md.append("```\n./faults/run ").append(options.command()).append("\n```\n\n");
         md.append("Seed ").append(options.seed()).append(", ").append(options.clients()).append(" clients for ")
                 .append(options.duration().toSeconds()).append(" s, ").append(history.size()).append(" requests (")
@@ -67,7 +69,7 @@ final class FaultReport {
         md.append("- acknowledged changes: ").append(result.acknowledged()).append("; lost: ").append(result.lost()).append('\n');
         md.append("- answers \"outcome unknown\" (no answer, or one that said so): ").append(unknowns.total())
                 .append(" (").append(unknowns.byOperation().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                        .collect(java.util.stream.Collectors.joining(", ")))
+                        .collect(Collectors.joining(", ")))
                 .append("): applied ").append(unknowns.applied()).append(", not applied ").append(unknowns.notApplied())
                 .append(", one of a group of which exactly one was applied (not told which) ").append(unknowns.oneOfAGroup())
                 .append(", unresolved ").append(unknowns.unresolved().size()).append('\n');

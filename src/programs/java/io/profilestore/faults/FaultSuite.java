@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,9 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -87,8 +91,8 @@ public final class FaultSuite {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** The cluster of the run in progress, for the shutdown hook. */
-    private static final java.util.concurrent.atomic.AtomicReference<Cluster> CURRENT =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private static final AtomicReference<Cluster> CURRENT =
+            new AtomicReference<>();
     private static final Duration CONVERGENCE_BOUND = Duration.ofMinutes(3);
 
     public static void main(String[] args) throws Exception {
@@ -111,7 +115,7 @@ public final class FaultSuite {
     static Outcome run(Options options) throws Exception {
         Files.createDirectories(options.out());
         long runStart = System.nanoTime();
-        var wall = java.time.Instant.now();
+        var wall = Instant.now();
         long runStartEpochNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
         say("starting a stack of three Cassandra nodes, PostgreSQL, RabbitMQ, Elasticsearch, two API processes "
                 + "and an indexer ...");
@@ -129,7 +133,7 @@ public final class FaultSuite {
             var faults = new ArrayList<Fault.Injected>();
             var injector = CompletableFuture.runAsync(() -> inject(cluster, plan, options.seed(), runStart, faults));
             // the workload goes on until the last fault has healed, and 20 s after
-            var quietAfterLast = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+            var quietAfterLast = new AtomicLong(Long.MAX_VALUE);
             injector.whenComplete((ok, failed) -> quietAfterLast.set(System.nanoTime() + TimeUnit.SECONDS.toNanos(20)));
             workload.run(options.clients(), options.seed(), options.duration(),
                     () -> System.nanoTime() > quietAfterLast.get());
@@ -212,7 +216,7 @@ public final class FaultSuite {
         long left = 0;
         for (var line : dryRun.lines().toList()) {
             // the indented lines, one per kind of disagreement: "  <kind>: <found>, <repaired> <verb>"
-            var matcher = java.util.regex.Pattern.compile("^\\s+[^:]+:\\s*(\\d+),").matcher(line);
+            var matcher = Pattern.compile("^\\s+[^:]+:\\s*(\\d+),").matcher(line);
             if (matcher.find()) {
                 left += Long.parseLong(matcher.group(1));
             }
@@ -236,7 +240,7 @@ public final class FaultSuite {
      * the state then (or at the bound).
      */
     private static FinalState awaitIndexEqualsCassandra(FinalStateReader reader, List<String> repairs) throws Exception {
-        var latest = new java.util.concurrent.atomic.AtomicReference<FinalState>();
+        var latest = new AtomicReference<FinalState>();
         try {
             Awaitility.await("the index to equal Cassandra").atMost(CONVERGENCE_BOUND).pollInterval(Duration.ofSeconds(1))
                     .ignoreExceptions().until(() -> {

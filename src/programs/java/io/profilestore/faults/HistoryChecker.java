@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -75,7 +76,7 @@ final class HistoryChecker {
         resolved.halfApplied().forEach(e -> violations.add("half a batch: " + e.op() + " #" + e.id() + " answered"
                 + " 'outcome unknown', and stands on some of its profiles but not on the others " + e.expected().keySet()));
         long explained = RepairsCheck.explain(after.repairs(), history, resolved, violations);
-        var byOperation = new java.util.TreeMap<String, Long>();
+        var byOperation = new TreeMap<String, Long>();
         history.stream().filter(Event::unknown).forEach(e -> byOperation.merge(e.op(), 1L, Long::sum));
         long applied = resolved.applied().values().stream().filter(Boolean::booleanValue).count();
         var unknowns = new Unknowns(byOperation.values().stream().mapToLong(Long::longValue).sum(), applied,

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * One process of the service (an API instance or the indexer) as production runs it: a JVM of its own, configured
@@ -94,13 +96,13 @@ final class Instance {
             Awaitility.await(name + " to be healthy").atMost(within).pollInterval(Duration.ofMillis(250))
                     .failFast(name + " exited; see " + log, () -> process == null || !process.isAlive())
                     .until(() -> healthy());
-        } catch (org.awaitility.core.TerminalFailureException e) {
+        } catch (TerminalFailureException e) {
             // CI keeps the build's output, not its target folder: the reason goes into the failure itself
             throw new IllegalStateException(name + " exited (" + (process == null ? "never started" : "exit "
                     + process.exitValue()) + "); the end of " + log + ":\n" + LogTail.of(log, 30), e);
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             // the same type (the suite reports a heal that timed out), with what the process was doing
-            throw new org.awaitility.core.ConditionTimeoutException(e.getMessage() + "; the end of " + log + ":\n"
+            throw new ConditionTimeoutException(e.getMessage() + "; the end of " + log + ":\n"
                     + LogTail.of(log, 30), e);
         }
     }

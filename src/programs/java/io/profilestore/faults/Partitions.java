@@ -3,6 +3,7 @@ package io.profilestore.faults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ final class Partitions implements AutoCloseable {
         var root = v2Root();
         try {
             Files.createDirectories(root.resolve(table));
-            if (!root.equals(CGROUPS) && !Files.exists(CGROUPS.resolve(table), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (!root.equals(CGROUPS) && !Files.exists(CGROUPS.resolve(table), LinkOption.NOFOLLOW_LINKS)) {
                 // nft finds a cgroup by its path under /sys/fs/cgroup: beside v1, v2's is a link away
                 Files.createSymbolicLink(CGROUPS.resolve(table), CGROUPS.relativize(root.resolve(table)));
             }

@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.profilestore.faults.WorkloadHttp.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Many clients changing and reading a small set of profiles and users at once (so that they collide), through
@@ -62,12 +66,12 @@ final class Workload {
     }
 
     List<Event> history() {
-        return history.stream().sorted(java.util.Comparator.comparingLong(Event::id)).toList();
+        return history.stream().sorted(Comparator.comparingLong(Event::id)).toList();
     }
 
     /** Every profile the history names (a create without an answer made one nobody knows of). */
-    java.util.Set<UUID> knownPids() {
-        var pids = new java.util.HashSet<UUID>();
+    Set<UUID> knownPids() {
+        var pids = new HashSet<UUID>();
         history.forEach(e -> pids.addAll(e.pids()));
         return pids;
     }
@@ -84,7 +88,7 @@ final class Workload {
     }
 
     /** Runs the clients for at least {@code duration}, and on until {@code done} says so (the last fault healed). */
-    void run(int clients, long seed, Duration duration, java.util.function.BooleanSupplier done)
+    void run(int clients, long seed, Duration duration, BooleanSupplier done)
             throws InterruptedException {
         var pool = Executors.newFixedThreadPool(clients);
         long deadline = System.nanoTime() + duration.toNanos();

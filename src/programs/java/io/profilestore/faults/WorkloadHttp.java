@@ -3,6 +3,7 @@ package io.profilestore.faults;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.testing.TestAuth;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -66,7 +67,7 @@ final class WorkloadHttp {
             return new Answer(instance.name(), start, end, reply.statusCode(),
                     type.startsWith(PROBLEMS) ? type.substring(PROBLEMS.length()) : null, json.path("detail").asText(""),
                     json, version, false);
-        } catch (java.net.ConnectException e) {
+        } catch (ConnectException e) {
             return failed(instance, start, "connection refused", true);
         } catch (IOException e) {
             return failed(instance, start, e.getClass().getSimpleName(), false);

@@ -8,6 +8,7 @@ import io.profilestore.health.AuditWritersHealthCheck;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.TestStack;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -16,13 +17,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
@@ -173,7 +177,7 @@ class AuditGroupWriterIT {
      */
     @Test
     void groupsOfEverySizeAreInsertedWithOneStatement() throws Exception {
-        var statements = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        var statements = new CopyOnWriteArrayList<String>();
         var writer = started(preparing(TestStack.backends().postgres(), statements), 10, Duration.ofSeconds(30),
                 Duration.ZERO);
         writer.record(entry("alone"));
@@ -197,7 +201,7 @@ class AuditGroupWriterIT {
         assertThat(groups.getMin()).isEqualTo(1);
         assertThat(groups.getMax()).isEqualTo(3);
         assertThat(statements).as("the statements of groups of 1 and 3").hasSizeGreaterThanOrEqualTo(3);
-        assertThat(java.util.Set.copyOf(statements)).hasSize(1);
+        assertThat(Set.copyOf(statements)).hasSize(1);
     }
 
     @Test
@@ -368,7 +372,7 @@ class AuditGroupWriterIT {
 
     /** What a connection of {@link #watching} runs before each of its calls. */
     interface BeforeCall {
-        void run(java.lang.reflect.Method method, Object[] args) throws Throwable;
+        void run(Method method, Object[] args) throws Throwable;
     }
 
     /** The data source, whose connections run {@code before} ahead of each call. */
@@ -411,7 +415,7 @@ class AuditGroupWriterIT {
 
     /** The data source, whose first getConnection throws {@code thrown}; the others pass. */
     static DataSource throwingOnce(DataSource dataSource, Throwable thrown) {
-        var thrownYet = new java.util.concurrent.atomic.AtomicBoolean();
+        var thrownYet = new AtomicBoolean();
         return (DataSource) Proxy.newProxyInstance(AuditGroupWriterIT.class.getClassLoader(),
                 new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     if (method.getName().equals("getConnection") && thrownYet.compareAndSet(false, true)) {
@@ -421,7 +425,7 @@ class AuditGroupWriterIT {
                 });
     }
 
-    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {

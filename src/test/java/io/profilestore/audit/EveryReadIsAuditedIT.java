@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,7 +37,7 @@ class EveryReadIsAuditedIT {
     static final List<String> METHODS = List.of("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "TRACE");
 
     static Set<String> routes() {
-        return new java.util.TreeSet<>(Routes.of(APP.getEnvironment().jersey().getResourceConfig()).keySet());
+        return new TreeSet<>(Routes.of(APP.getEnvironment().jersey().getResourceConfig()).keySet());
     }
 
     @Test

@@ -11,9 +11,13 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.ServiceProcess;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -49,14 +53,14 @@ class AdminPortAuthIT {
     void aThreadDumpDoesNotShowWhatARequestAsks() throws Exception {
         // a request held in flight: its body is promised and never comes, so its thread waits reading it while
         // the dump is taken (with Jetty's thread name filter on, that thread was named with the URL)
-        try (var held = new java.net.Socket("127.0.0.1", API.getLocalPort())) {
+        try (var held = new Socket("127.0.0.1", API.getLocalPort())) {
             held.getOutputStream().write(("POST /v1/profiles?surname=%D0%9D%D0%B8%D1%82%D0%B5%D0%B2%D0%B8%D0%B4%D0%BE%D0%B2%D0%B0 HTTP/1.1\r\n"
                     + "Host: localhost\r\nAuthorization: Bearer " + TestAuth.PLATFORM + "\r\n"
                     + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"data\": {").getBytes(StandardCharsets.UTF_8));
             held.getOutputStream().flush();
             var admin = new Api(API.getAdminPort()).as(TestAuth.ADMIN);
-            var dump = org.awaitility.Awaitility.await("the held request's thread reading its body")
-                    .atMost(java.time.Duration.ofSeconds(10))
+            var dump = Awaitility.await("the held request's thread reading its body")
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> admin.send("GET", "/threads", null, null, Map.of()),
                             reply -> reply.status() == 200 && reply.body().contains("BodyLimitFeature"));
             assertThat(dump.body()).as("the admin's thread dump").doesNotContain("surname=").doesNotContain("/v1/profiles");
@@ -64,7 +68,7 @@ class AdminPortAuthIT {
     }
 
     private static void assertGuarded(Api admin, String... more) {
-        var calls = new java.util.ArrayList<>(GUARDED);
+        var calls = new ArrayList<>(GUARDED);
         calls.addAll(List.of(more));
         for (String call : calls) {
             String method = call.substring(0, call.indexOf(' '));

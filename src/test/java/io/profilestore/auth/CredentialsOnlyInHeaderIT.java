@@ -10,6 +10,7 @@ import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -23,7 +24,7 @@ class CredentialsOnlyInHeaderIT {
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
 
-    static final String JWT = TestAuth.jwt("test-operator-jwt", List.of("operator"), java.time.Duration.ofMinutes(5));
+    static final String JWT = TestAuth.jwt("test-operator-jwt", List.of("operator"), Duration.ofMinutes(5));
 
     @Test
     void aTokenInTheAdminPortsUrlIsRefusedToo() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import co.elastic.clients.transport.rest5_client.low_level.Request;
 import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
 import io.profilestore.testing.TestStack;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.nio.channels.SocketChannel;
@@ -30,8 +32,8 @@ class ElasticsearchConnectionIT {
             public void connected(IOSession session) {
                 try {
                     noDelay.add(((SocketChannel) session.channel()).getOption(StandardSocketOptions.TCP_NODELAY));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
 

@@ -1,5 +1,7 @@
 package io.profilestore.cli;
 
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.dropwizard.util.Duration;
 import java.util.List;
 import java.io.StringReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -47,7 +49,7 @@ class MigrateCommandIT {
     void cleanUp() throws Exception {
         try {
             // a schema change waits for the node to agree, which on a busy machine takes longer than a request's 2 s
-            backends.cassandra().execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+            backends.cassandra().execute(SimpleStatement
                     .newInstance("DROP KEYSPACE IF EXISTS " + keyspace).setTimeout(java.time.Duration.ofSeconds(30)));
             backends.elasticsearch().indices().delete(d -> d.index(ElasticsearchSchema.indexName(alias, 1)).ignoreUnavailable(true));
         } finally {
@@ -132,7 +134,7 @@ class MigrateCommandIT {
         assertThat(refreshInterval(index)).as("the default, not Elasticsearch's 1s").isEqualTo("500ms");
 
         // an index made before the setting, or with another value: migrate changes it in place
-        config.elasticsearch.index.refreshInterval = io.dropwizard.util.Duration.seconds(2);
+        config.elasticsearch.index.refreshInterval = Duration.seconds(2);
         var changed = MigrateCommand.migrate(config, backends);
         assertThat(refreshInterval(index)).isEqualTo("2000ms");
         assertThat(changed.elasticsearch().outcome()).isEqualTo(ElasticsearchSchema.Outcome.UNCHANGED);
@@ -149,7 +151,7 @@ class MigrateCommandIT {
         MigrateCommand.migrate(config, backends);
         // set by hand, or by an older build, as Elasticsearch writes it: the configured 1000 ms is the same
         backends.elasticsearch().indices().putSettings(p -> p.index(index).settings(st -> st.refreshInterval(t -> t.time("1s"))));
-        config.elasticsearch.index.refreshInterval = io.dropwizard.util.Duration.milliseconds(1000);
+        config.elasticsearch.index.refreshInterval = Duration.milliseconds(1000);
 
         var report = MigrateCommand.migrate(config, backends);
 

@@ -8,6 +8,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.stack.LocalStack;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.Browser;
 import io.profilestore.testing.FakeOidcProvider;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -314,11 +316,11 @@ class ConsoleIT {
     }
 
     @Test
-    @org.junit.jupiter.api.condition.EnabledIf("canPause")
+    @EnabledIf("canPause")
     void withElasticsearchDownSearchSaysSoAndProfilesStillOpen() {
         var person = create("{\"surname\": \"Простоева\", \"firstName\": \"Ия\"}");
         signIn(TestAuth.OPERATOR, "test-operator");
-        try (var outage = TestStack.stack().outage(io.profilestore.stack.LocalStack.Service.ELASTICSEARCH)) {
+        try (var outage = TestStack.stack().outage(LocalStack.Service.ELASTICSEARCH)) {
             browser.find("#q").sendKeys("Простоева");
             browser.until(d -> d.findElement(By.id("status")).getText()
                     .equals("Elasticsearch is down: search is unavailable, profiles are still readable."), "the outage explained");
@@ -334,12 +336,12 @@ class ConsoleIT {
      * itself, so the operator is told of the master all the same (CI once saw the old hit and no master).
      */
     @Test
-    @org.junit.jupiter.api.condition.EnabledIf("canPause")
+    @EnabledIf("canPause")
     void aMergedUsersUidLeadsToItsMasterBeforeTheIndexKnowsOfTheMerge() {
         var kept = create("{\"surname\": \"Опоздалова\", \"firstName\": \"Ада\"}");
         var merged = create("{\"surname\": \"Опоздалова\", \"firstName\": \"Ада\", \"birthDate\": \"1991-02-03\"}");
         signIn(TestAuth.OPERATOR, "test-operator");
-        try (var outage = TestStack.stack().outage(io.profilestore.stack.LocalStack.Service.RABBITMQ)) {
+        try (var outage = TestStack.stack().outage(LocalStack.Service.RABBITMQ)) {
             assertThat(platform.as(TestAuth.ADMIN).merge(kept.uid(), merged.uid()).status()).isEqualTo(200);
 
             typeAndFind(merged.uid().toString(), merged.pid()); // the index: still under its old user

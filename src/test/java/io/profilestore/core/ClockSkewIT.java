@@ -8,6 +8,8 @@ import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -46,8 +48,8 @@ class ClockSkewIT {
     void theInstancesReallyDisagreeAboutTheTime() {
         var aheadNow = ahead.api().send("GET", "/v1/nothing", null, null, Map.of()).headers().firstValue("Date").orElseThrow();
         var behindNow = behind.api().send("GET", "/v1/nothing", null, null, Map.of()).headers().firstValue("Date").orElseThrow();
-        var format = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME;
-        var gap = Duration.between(java.time.ZonedDateTime.parse(behindNow, format), java.time.ZonedDateTime.parse(aheadNow, format));
+        var format = DateTimeFormatter.RFC_1123_DATE_TIME;
+        var gap = Duration.between(ZonedDateTime.parse(behindNow, format), ZonedDateTime.parse(aheadNow, format));
         assertThat(gap).isGreaterThan(Duration.ofSeconds(50));
     }
 

@@ -82,7 +82,7 @@ class ConcurrentChangesIT {
         assertThat(last.json().path("data").path("who").asText()).as("A wrote after B, with an older fence").isEqualTo("B");
         assertThat(last.version()).isEqualTo(2);
         assertThat(writerB.json().path("updatedAt").asText()).isEqualTo(last.json().path("updatedAt").asText());
-        assertThat(leaseOfA.fence()).isLessThan(io.profilestore.testing.Stores.fenceOf(pid));
+        assertThat(leaseOfA.fence()).isLessThan(Stores.fenceOf(pid));
     }
 
     @Test

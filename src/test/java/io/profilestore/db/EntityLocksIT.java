@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.profilestore.testing.Stores;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,7 +66,7 @@ class EntityLocksIT {
     @Test
     void fencesFollowPostgresTimeInMicroseconds() {
         var lease = locks.acquire(List.of(a));
-        assertThat(Duration.between(lease.timestamp(), java.time.Instant.now()).abs()).isLessThan(Duration.ofMinutes(1));
+        assertThat(Duration.between(lease.timestamp(), Instant.now()).abs()).isLessThan(Duration.ofMinutes(1));
     }
 
     @Test

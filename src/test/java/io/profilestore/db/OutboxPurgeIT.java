@@ -6,7 +6,12 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.schema.PostgresSchema;
 import io.profilestore.testing.TestStack;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +74,7 @@ class OutboxPurgeIT {
         }
     }
 
-    private static List<String> lines(java.sql.ResultSet rows) throws java.sql.SQLException {
+    private static List<String> lines(ResultSet rows) throws SQLException {
         try (rows) {
             var lines = new ArrayList<String>();
             while (rows.next()) {
@@ -116,7 +121,7 @@ class OutboxPurgeIT {
         }
     }
 
-    private static long insertRow(java.sql.PreparedStatement insert, long ageSeconds) throws Exception {
+    private static long insertRow(PreparedStatement insert, long ageSeconds) throws Exception {
         insert.setObject(1, UUID.randomUUID());
         insert.setDouble(2, ageSeconds);
         try (var rows = insert.executeQuery()) {
@@ -150,7 +155,7 @@ class OutboxPurgeIT {
             // a concurrent build that fails half way (here: not unique) leaves its index behind, invalid
             try {
                 statement.execute("CREATE UNIQUE INDEX CONCURRENTLY outbox_published_at ON outbox (entity_type)");
-            } catch (java.sql.SQLException expected) {
+            } catch (SQLException expected) {
                 // could not create unique index
             }
             assertThat(valid(statement)).as("left invalid").isFalse();
@@ -158,7 +163,7 @@ class OutboxPurgeIT {
             statement.execute("DELETE FROM flyway_schema_history WHERE version IS NOT NULL AND version::int >= 12");
         }
 
-        io.profilestore.schema.PostgresSchema.migrate(owner, TestStack.configuration().postgres.user, true);
+        PostgresSchema.migrate(owner, TestStack.configuration().postgres.user, true);
 
         try (var connection = owner.getConnection(); var statement = connection.createStatement()) {
             assertThat(valid(statement)).as("built again").isTrue();
@@ -171,7 +176,7 @@ class OutboxPurgeIT {
         }
     }
 
-    private static boolean valid(java.sql.Statement statement) throws java.sql.SQLException {
+    private static boolean valid(Statement statement) throws SQLException {
         try (var rows = statement.executeQuery("SELECT indisvalid FROM pg_index WHERE indexrelid = 'outbox_published_at'::regclass")) {
             return rows.next() && rows.getBoolean(1);
         }

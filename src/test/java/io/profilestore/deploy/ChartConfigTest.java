@@ -7,14 +7,17 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.auth.ApiKeys;
 import io.profilestore.auth.BearerAuthenticator;
 import io.profilestore.backends.ReplicationSettings;
 import io.profilestore.deploy.Charts.Values;
+import io.profilestore.events.OutboxRelay;
 import io.profilestore.testing.ChildClasspath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,12 +128,12 @@ class ChartConfigTest {
         var docs = Charts.documents(values);
         var config = load(writeConfig(Charts.serviceConfig(docs)));
         var pod = Charts.named(docs, "Deployment", "profile-store-api").path("spec").path("template").path("spec");
-        var grace = java.time.Duration.ofSeconds(pod.path("terminationGracePeriodSeconds").asLong());
-        var preStop = java.time.Duration.ofSeconds(
+        var grace = Duration.ofSeconds(pod.path("terminationGracePeriodSeconds").asLong());
+        var preStop = Duration.ofSeconds(
                 pod.path("containers").get(0).path("lifecycle").path("preStop").path("sleep").path("seconds").asLong());
         var drain = ((DefaultServerFactory) config.getServerFactory()).getShutdownGracePeriod().toJavaDuration();
         var writers = config.audit.stopWait().multipliedBy(2);
-        var relay = io.profilestore.events.OutboxRelay.STOP_WAIT;
+        var relay = OutboxRelay.STOP_WAIT;
 
         assertThat(preStop).isPositive();
         assertThat(preStop.plus(drain).plus(writers).plus(relay))
@@ -221,7 +224,7 @@ class ChartConfigTest {
                 - name: chart-test
                   hash: %s
                   roles: [platform]
-                """.formatted(io.profilestore.auth.ApiKeys.hash("psk_chart-test-key")));
+                """.formatted(ApiKeys.hash("psk_chart-test-key")));
         var path = temp.resolve("profile-store.yml");
         Files.writeString(path, moved);
         return path;

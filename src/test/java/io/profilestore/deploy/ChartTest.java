@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -232,7 +233,7 @@ class ChartTest {
                 Map.<String, Object>of("api.autoscaling.minReplicas", 0),
                 Map.<String, Object>of("api.pdb.minAvailable", 1),
                 Map.<String, Object>of("apiTypo.replicas", 3))) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Charts.template(Values.DEFAULT, bad))
+            Assertions.assertThatThrownBy(() -> Charts.template(Values.DEFAULT, bad))
                     .as("values %s", bad).hasMessageContaining("values don't meet the specifications of the schema");
         }
     }

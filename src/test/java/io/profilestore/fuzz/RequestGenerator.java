@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.profilestore.testing.OpenApiRefs;
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -291,7 +292,7 @@ final class RequestGenerator {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
-    static JsonNode parse(String text) throws java.io.IOException {
+    static JsonNode parse(String text) throws IOException {
         return JSON.readTree(text);
     }
 }

@@ -5,6 +5,7 @@ import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -15,6 +16,7 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,9 +50,9 @@ class BackendOutageIT {
     @Test
     void aFailingCheckShowsItsKindOnly() {
         TestStack.stack().pause(Service.POSTGRES);
-        com.fasterxml.jackson.databind.JsonNode postgres;
+        JsonNode postgres;
         try {
-            postgres = api.onPort(APP.getAdminPort()).as(null).send("GET", "/healthcheck", null, null, java.util.Map.of())
+            postgres = api.onPort(APP.getAdminPort()).as(null).send("GET", "/healthcheck", null, null, Map.of())
                     .json().path("postgres");
         } finally {
             TestStack.stack().resume(Service.POSTGRES);

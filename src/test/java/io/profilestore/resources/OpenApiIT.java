@@ -13,6 +13,7 @@ import io.profilestore.testing.Routes;
 import io.profilestore.testing.TestStack;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class OpenApiIT {
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
 
-    static final java.util.Set<String> HTTP_METHODS = java.util.Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+    static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
 
     JsonNode document() {
         var reply = new Api(APP.getLocalPort()).send("GET", "/openapi.json", null, null, Map.of());
@@ -39,7 +40,7 @@ class OpenApiIT {
         var document = document();
         assertThat(document.path("openapi").asText()).isEqualTo("3.1.0");
 
-        var described = new TreeMap<String, java.util.Set<String>>();
+        var described = new TreeMap<String, Set<String>>();
         document.path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(key -> {
             if (HTTP_METHODS.contains(key)) {
                 described.computeIfAbsent(path.getKey(), p -> new TreeSet<>()).add(key.toUpperCase(Locale.ROOT));

@@ -15,8 +15,12 @@ import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -206,7 +210,7 @@ class ProfileApiIT {
             assertProblem(api.patch(pid, null, "{\"a\": 2}"), 428, "precondition-required");
             assertProblem(api.patch(pid, etag(7), "{\"a\": 2}"), 412, "stale-version");
             assertProblem(api.send("PATCH", "/v1/profiles/" + pid, "application/json", "{\"a\": 2}",
-                    java.util.Map.of("If-Match", etag(1))), 415, "unsupported-media-type");
+                    Map.of("If-Match", etag(1))), 415, "unsupported-media-type");
             assertProblem(api.patch(pid, etag(1), "[1]"), 400, "invalid-document");
             var holder = Stores.lockProfile(pid, Duration.ofSeconds(30));
             try {
@@ -266,7 +270,7 @@ class ProfileApiIT {
             assertThat(reply.status()).as(reply.body()).isEqualTo(201);
             var created = reply.json().path("created");
             assertThat(created).hasSize(3);
-            var uids = new java.util.HashSet<String>();
+            var uids = new HashSet<String>();
             for (int i = 0; i < 3; i++) {
                 var pid = UUID.fromString(created.get(i).path("pid").asText());
                 var uid = UUID.fromString(created.get(i).path("uid").asText());
@@ -292,7 +296,7 @@ class ProfileApiIT {
             assertProblem(api.batchCreate("{\"profiles\": [{\"data\": {}}, null]}"), 400, "bad-request");
             assertProblem(api.batchCreate("{\"profiles\": []}"), 400, "invalid-document");
             assertProblem(api.batchCreate("{}"), 400, "bad-request");
-            assertProblem(api.batchCreate(batch(java.util.Collections.nCopies(101, "{}"))), 400, "invalid-document");
+            assertProblem(api.batchCreate(batch(Collections.nCopies(101, "{}"))), 400, "invalid-document");
 
             assertThat(Stores.lastOutboxId()).as("nothing was recorded").isEqualTo(before);
         }
@@ -308,7 +312,7 @@ class ProfileApiIT {
             return pids;
         }
 
-        String batch(List<UUID> pids, java.util.function.ToLongFunction<UUID> version, String data) {
+        String batch(List<UUID> pids, ToLongFunction<UUID> version, String data) {
             return pids.stream()
                     .map(pid -> "{\"pid\": \"" + pid + "\", \"version\": " + version.applyAsLong(pid) + ", \"data\": " + data + "}")
                     .collect(Collectors.joining(", ", "{\"updates\": [", "]}"));

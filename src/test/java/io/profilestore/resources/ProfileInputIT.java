@@ -9,6 +9,9 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
+import io.profilestore.testing.PersonalData;
+import io.profilestore.testing.Stores;
+import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -40,7 +43,7 @@ class ProfileInputIT {
     static final String SECRET = "Гуревич";
 
     static {
-        io.profilestore.testing.PersonalData.note(SECRET);
+        PersonalData.note(SECRET);
     }
 
     Api api;
@@ -131,7 +134,7 @@ class ProfileInputIT {
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/v1/profiles/" + pid))
                 .header("Content-Type", "application/json")
                 .header("If-Match", etag(1))
-                .header("Authorization", "Bearer " + io.profilestore.testing.TestAuth.PLATFORM_AND_ADMIN)
+                .header("Authorization", "Bearer " + TestAuth.PLATFORM_AND_ADMIN)
                 .method("PUT", body)
                 .build();
 
@@ -170,6 +173,6 @@ class ProfileInputIT {
                 400, "invalid-document");
         assertProblem(api.send("POST", "/v1/profiles", "application/json", "{\"uid\": \"" + uid + "\", \"data\": " + big(70_000) + "}",
                 Map.of()), 413, "document-too-large");
-        assertThat(io.profilestore.testing.Stores.pidsOfUser(uid)).isEmpty();
+        assertThat(Stores.pidsOfUser(uid)).isEmpty();
     }
 }

@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
+import io.dropwizard.jersey.validation.Validators;
 import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.TlsSettings;
 import io.profilestore.stack.LocalStack;
@@ -148,7 +149,7 @@ class CassandraServiceRoleIT {
     void aMigrationUserWithoutTheServicesRoleIsAConfigurationError() {
         var settings = settings("a password", certificates.caFile());
         settings.username = "";
-        assertThat(io.dropwizard.jersey.validation.Validators.newValidator().validate(settings))
+        assertThat(Validators.newValidator().validate(settings))
                 .extracting(violation -> violation.getMessage())
                 .containsExactly("migrationUsername needs username: the role migrate makes for the service");
     }

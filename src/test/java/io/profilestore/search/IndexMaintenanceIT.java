@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,7 +74,7 @@ class IndexMaintenanceIT {
         }
         var writing = new AtomicBoolean(true);
         var writes = new AtomicInteger();
-        var failedWrites = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+        var failedWrites = new ConcurrentLinkedQueue<String>();
         var writer = CompletableFuture.runAsync(() -> {
             int i = 0;
             while (writing.get()) {
@@ -214,7 +216,7 @@ class IndexMaintenanceIT {
     void theCommandsRunFromTheJar() {
         // the commands are wired into the application (their logic is tested above)
         var commands = new ArrayList<String>();
-        var bootstrap = new io.dropwizard.core.setup.Bootstrap<>(new ProfileStoreApplication());
+        var bootstrap = new Bootstrap<>(new ProfileStoreApplication());
         new ProfileStoreApplication().initialize(bootstrap);
         bootstrap.getCommands().forEach(c -> commands.add(c.getName()));
         assertThat(commands).contains("migrate", "indexer", "reindex", "reconcile");

@@ -19,6 +19,7 @@ import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +68,7 @@ class LateWriteIndexingIT {
 
         assertThat(put.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
         SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
-        assertThat(new SearchApi(api).pids(java.util.Map.of("surname", "Соколова", "phone", phone))).containsExactly(pid);
+        assertThat(new SearchApi(api).pids(Map.of("surname", "Соколова", "phone", phone))).containsExactly(pid);
     }
 
     @Test

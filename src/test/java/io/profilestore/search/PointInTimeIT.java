@@ -3,11 +3,16 @@ package io.profilestore.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import co.elastic.clients.elasticsearch.nodes.stats.NodeStatsMetric;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.core.search.Numbers;
+import io.profilestore.core.search.SearchCriteria;
+import io.profilestore.core.search.SearchQuery;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
@@ -19,9 +24,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,7 +48,7 @@ class PointInTimeIT {
     /** Search contexts open on the node: points in time among them. */
     static long openContexts() {
         try {
-            return TestStack.backends().elasticsearch().nodes().stats(s -> s.metric(co.elastic.clients.elasticsearch.nodes.stats.NodeStatsMetric.Indices)).nodes().values().stream()
+            return TestStack.backends().elasticsearch().nodes().stats(s -> s.metric(NodeStatsMetric.Indices)).nodes().values().stream()
                     .mapToLong(node -> node.indices().search().openContexts()).sum();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -59,7 +66,7 @@ class PointInTimeIT {
             var request = HttpRequest.newBuilder(URI.create(TestStack.endpoints().elasticsearchUrl() + "/_nodes/usage"))
                     .GET().build();
             var usage = JSON.readTree(HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body());
-            var counts = new java.util.TreeMap<String, Long>();
+            var counts = new TreeMap<String, Long>();
             for (var node : usage.path("nodes")) {
                 node.path("rest_actions").fields().forEachRemaining(e -> counts.merge(e.getKey(), e.getValue().asLong(), Long::sum));
             }
@@ -144,7 +151,7 @@ class PointInTimeIT {
         String cursor = null;
         int pages = 0;
         do {
-            var parameters = new java.util.HashMap<>(Map.of("q", q, "limit", "2"));
+            var parameters = new HashMap<>(Map.of("q", q, "limit", "2"));
             if (cursor != null) {
                 parameters.put("cursor", cursor);
             }
@@ -183,7 +190,7 @@ class PointInTimeIT {
         var api = new Api(APP.getLocalPort());
         var search = new SearchApi(api);
         String phone = SearchApi.uniquePhone();
-        var created = new java.util.ArrayList<UUID>();
+        var created = new ArrayList<UUID>();
         for (int i = 0; i < 3; i++) {
             UUID pid = api.create("{\"surname\": \"Точкина\", \"phones\": [\"" + phone + "\"]}").pid();
             SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
@@ -201,10 +208,10 @@ class PointInTimeIT {
         await("no search context left open by 30 first pages").atMost(Duration.ofSeconds(10))
                 .until(() -> openContexts() <= before);
         // and paging still meets every hit once, while a write lands between pages
-        var seen = new java.util.ArrayList<UUID>();
+        var seen = new ArrayList<UUID>();
         String cursor = null;
         do {
-            var parameters = new java.util.HashMap<>(Map.of("phone", phone, "limit", "1"));
+            var parameters = new HashMap<>(Map.of("phone", phone, "limit", "1"));
             if (cursor != null) {
                 parameters.put("cursor", cursor);
             }
@@ -234,12 +241,12 @@ class PointInTimeIT {
                 + "\"birthDate\": \"1990-01-02\", \"email\": \"anna@example.org\", \"phones\": [\"" + phone + "\"], "
                 + "\"documents\": [{\"type\": \"passport\", \"number\": \"4500 123456\"}]}").pid();
         SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
-        var criteria = new io.profilestore.core.search.SearchCriteria(null, null, null, null,
-                io.profilestore.core.search.Numbers.phone(phone).orElseThrow(), null, null);
+        var criteria = new SearchCriteria(null, null, null, null,
+                Numbers.phone(phone).orElseThrow(), null, null);
 
-        var hits = TestStack.backends().elasticsearch().search(io.profilestore.core.search.SearchQuery.request(
+        var hits = TestStack.backends().elasticsearch().search(SearchQuery.request(
                 TestStack.configuration().elasticsearch.indexAlias, criteria, 20, null),
-                com.fasterxml.jackson.databind.JsonNode.class).hits().hits();
+                JsonNode.class).hits().hits();
 
         assertThat(hits).hasSize(1);
         var fields = new ArrayList<String>();

@@ -16,6 +16,7 @@ import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -197,7 +198,7 @@ class SearchBoxIT {
         // one phone for both, typed with the shorter prefixes: no other test's (or earlier run's) profile matches
         String phone = SearchApi.uniquePhone();
         UUID writtenInCyrillic = create("{\"surname\": \"Ф" + cyrillic.substring(1) + "\", \"firstName\": \"Ия\", \"phones\": [\"" + phone + "\"]}");
-        UUID writtenInLatin = create("{\"surname\": \"" + latin.toUpperCase(java.util.Locale.ROOT) + "\", \"firstName\": \"Ia\", \"phones\": [\"" + phone + "\"]}");
+        UUID writtenInLatin = create("{\"surname\": \"" + latin.toUpperCase(Locale.ROOT) + "\", \"firstName\": \"Ia\", \"phones\": [\"" + phone + "\"]}");
 
         // each order fails one way or the other if only the pid breaks the tie
         assertThat(pids(q(latin))).containsExactly(writtenInLatin, writtenInCyrillic);

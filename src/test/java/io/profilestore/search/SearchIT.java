@@ -19,6 +19,7 @@ import io.profilestore.events.EventTopology;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -169,7 +170,7 @@ class SearchIT {
         try (var channel = TestStack.backends().rabbitmq().createChannel()) {
             deadBefore = channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount();
             channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null,
-                    "{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    "{not json".getBytes(StandardCharsets.UTF_8));
 
             await("the poison message to be counted").atMost(INDEXED_WITHIN)
                     .until(() -> metrics.meter("indexer.dead-lettered").getCount() > before);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
@@ -17,8 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +54,7 @@ class CassandraThreeNodesIT {
                 "PROFILE_STORE_CASSANDRA_STORAGE_PORT", Integer.toString(storagePort),
                 "PROFILE_STORE_CASSANDRA_HEAP", "256m",
                 "profileStore.projectDir", shared.projectDir().toString()));
-        cluster = LocalStack.start(settings, java.util.EnumSet.of(LocalStack.Service.CASSANDRA));
+        cluster = LocalStack.start(settings, EnumSet.of(LocalStack.Service.CASSANDRA));
         session = CqlSession.builder()
                 .addContactPoints(cluster.endpoints().cassandraContactPoints().stream()
                         .map(p -> new InetSocketAddress(p.substring(0, p.indexOf(':')), cqlPort)).toList())
@@ -75,7 +78,7 @@ class CassandraThreeNodesIT {
     void quorumSurvivesOneNodeDownAndRefusesWithTwoDown() {
         // the driver learns of a node that joined last from the cluster's events, a moment after the session opens
         // (CI once saw two): wait for its view, bounded, before taking nodes down
-        org.awaitility.Awaitility.await("the driver to see three nodes up").atMost(Duration.ofSeconds(60))
+        Awaitility.await("the driver to see three nodes up").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> assertThat(session.getMetadata().getNodes().values())
                         .hasSize(3)
@@ -113,7 +116,7 @@ class CassandraThreeNodesIT {
 
     /** The driver's view of the cluster, which learns of a stopped node a moment after it stopped. */
     private static void awaitNodesUp(int up) {
-        org.awaitility.Awaitility.await("the driver to see " + up + " nodes up").atMost(Duration.ofSeconds(60))
+        Awaitility.await("the driver to see " + up + " nodes up").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> session.getMetadata().getNodes().values().stream()
                         .filter(node -> node.getState() == NodeState.UP).count() == up);
@@ -121,11 +124,11 @@ class CassandraThreeNodesIT {
 
     private static void write(UUID id, int value) {
         session.execute(SimpleStatement.newInstance("INSERT INTO three.t (id, v) VALUES (?, ?)", id, value)
-                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM));
+                .setConsistencyLevel(DefaultConsistencyLevel.QUORUM));
     }
 
     private static int read(UUID id) {
         return session.execute(SimpleStatement.newInstance("SELECT v FROM three.t WHERE id = ?", id)
-                .setConsistencyLevel(com.datastax.oss.driver.api.core.DefaultConsistencyLevel.QUORUM)).one().getInt("v");
+                .setConsistencyLevel(DefaultConsistencyLevel.QUORUM)).one().getInt("v");
     }
 }

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -119,9 +121,9 @@ class PrerequisitesIT {
 
     /** RunLocal in a child JVM whose stack could not start (its JDK for Elasticsearch is too old). */
     private Run runLocal(String... args) throws Exception {
-        var line = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        var line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", ChildClasspath.current(), RunLocal.class.getName()));
-        line.addAll(java.util.List.of(args));
+        line.addAll(List.of(args));
         var builder = new ProcessBuilder(line).redirectErrorStream(true);
         builder.environment().put("PROFILE_STORE_STACK", "local");
         builder.environment().put("PROFILE_STORE_STACK_DIR", empty.resolve("stack").toString());

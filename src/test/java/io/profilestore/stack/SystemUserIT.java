@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
@@ -52,8 +54,8 @@ class SystemUserIT {
 
     @Test
     void aProgramRunAsAUserThatDoesNotExistYetRunsAsIt() {
-        var command = new java.util.ArrayList<>(SystemUser.runAs(settings()));
-        command.addAll(java.util.List.of("id", "-un"));
+        var command = new ArrayList<>(SystemUser.runAs(settings()));
+        command.addAll(List.of("id", "-un"));
 
         String output = Processes.run(Duration.ofSeconds(30), command.toArray(String[]::new));
 

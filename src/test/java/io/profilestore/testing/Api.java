@@ -14,8 +14,10 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /** A plain HTTP client of the API, so tests control every byte and header they send. */
 public final class Api {
@@ -133,7 +135,7 @@ public final class Api {
     }
 
     public Reply merge(UUID target, UUID... sources) {
-        var list = java.util.Arrays.stream(sources).map(s -> "\"" + s + "\"").collect(java.util.stream.Collectors.joining(", "));
+        var list = Arrays.stream(sources).map(s -> "\"" + s + "\"").collect(Collectors.joining(", "));
         return send("POST", "/v1/users/" + target + "/merge", "application/json", "{\"sources\": [" + list + "]}", Map.of());
     }
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -86,7 +87,7 @@ public final class Browser implements AutoCloseable {
             driver.quit();
         } finally {
             try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             } catch (IOException ignored) {
                 // a temporary folder
             }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -64,7 +65,7 @@ public final class FreePorts {
         try {
             // read as a stream: Files.readString trusts the size /proc gives (0) and returns one byte
             try (var in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
-                var bounds = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim().split("\\s+");
+                var bounds = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().split("\\s+");
                 return new int[] {Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1])};
             }
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.profilestore.testing;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ public final class LogTail {
             // lenient: a stray byte must not hide the reason
             List<String> all = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return "(" + log + " unreadable: " + e.getMessage() + ")";
         }
     }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * An API instance in a JVM of its own, configured through the environment like in production: for tests that
@@ -140,7 +141,7 @@ public final class ServiceProcess implements AutoCloseable {
                     .failFast("the instance exited; see " + log, () -> !process.isAlive())
                     .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/healthcheck"))
                             .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
-        } catch (org.awaitility.core.TerminalFailureException e) {
+        } catch (TerminalFailureException e) {
             try {
                 pump.join(5_000); // the last lines (the reason it died) are still on their way to the file
             } catch (InterruptedException interrupted) {

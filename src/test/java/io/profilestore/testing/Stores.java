@@ -1,6 +1,7 @@
 package io.profilestore.testing;
 
 import com.codahale.metrics.MetricRegistry;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.Lease;
 import java.sql.SQLException;
@@ -126,7 +127,7 @@ public final class Stores {
     /** The pids Cassandra lists for a user. */
     public static List<UUID> pidsOfUser(UUID uid) {
         var session = TestStack.backends().cassandra();
-        return session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+        return session.execute(SimpleStatement.newInstance(
                         "SELECT pid FROM profiles.uid_pid WHERE uid = ?", uid))
                 .all().stream().map(row -> row.getUuid("pid")).toList();
     }

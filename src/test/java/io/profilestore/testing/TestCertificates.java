@@ -1,5 +1,6 @@
 package io.profilestore.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -95,7 +96,7 @@ public final class TestCertificates {
         try {
             Files.createDirectories(dir);
             var process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             String output = new String(process.getInputStream().readAllBytes());
             if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 process.destroyForcibly();

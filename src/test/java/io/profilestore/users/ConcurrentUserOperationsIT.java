@@ -11,6 +11,7 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.TestStack;
 import io.profilestore.users.UsersModel.Answer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -20,6 +21,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -101,10 +104,10 @@ class ConcurrentUserOperationsIT {
 
     /** Whether two of these merges and unmerges name a user in common (their names hold the uids). */
     private static boolean shareAUser(List<Operation> operations) {
-        var seen = new java.util.HashSet<String>();
+        var seen = new HashSet<String>();
         for (var operation : operations) {
-            var uids = java.util.regex.Pattern.compile("[0-9a-f-]{36}").matcher(operation.name()).results()
-                    .map(java.util.regex.MatchResult::group).distinct().toList();
+            var uids = Pattern.compile("[0-9a-f-]{36}").matcher(operation.name()).results()
+                    .map(MatchResult::group).distinct().toList();
             for (var uid : uids) {
                 if (!seen.add(uid)) {
                     return true;

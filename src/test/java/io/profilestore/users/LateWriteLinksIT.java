@@ -19,6 +19,7 @@ import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -120,7 +121,7 @@ class LateWriteLinksIT {
     }
 
     private String checkTables() {
-        var reply = api.onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables", null, null, java.util.Map.of());
+        var reply = api.onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables", null, null, Map.of());
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.body();
     }

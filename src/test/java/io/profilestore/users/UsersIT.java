@@ -301,7 +301,7 @@ class UsersIT {
         // the fuzzer's finding: a null among the sources was a 500
         for (String sources : List.of("[null]", "[\"" + c.uid() + "\", null]")) {
             assertProblem(api.send("POST", "/v1/users/" + a.uid() + "/merge", "application/json",
-                    "{\"sources\": " + sources + "}", java.util.Map.of()), 400, "invalid-request");
+                    "{\"sources\": " + sources + "}", Map.of()), 400, "invalid-request");
         }
         assertProblem(api.merge(a.uid(), b.uid(), c.uid()), 422, "user-full");
         assertThat(api.merge(c.uid(), d.uid()).status()).isEqualTo(200);

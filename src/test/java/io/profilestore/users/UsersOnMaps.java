@@ -23,8 +23,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The service's rules of users ({@link UserPlanner}, the same code the service runs) over maps in place of
@@ -45,7 +48,7 @@ final class UsersOnMaps implements UsersUnderTest {
     private final Map<UUID, Set<UUID>> undone = new HashMap<>();
     private long clock;
     /** Draws which operations a crash interrupts (null: none); each is completed as the recovery would. */
-    private final java.util.SplittableRandom crashes;
+    private final SplittableRandom crashes;
     private final UserSequences.Tally tally;
 
     UsersOnMaps(UserSettings settings) {
@@ -59,7 +62,7 @@ final class UsersOnMaps implements UsersUnderTest {
     UsersOnMaps(UserSettings settings, Long seed, UserSequences.Tally tally) {
         this.settings = settings;
         this.planner = new UserPlanner(settings);
-        this.crashes = seed == null ? null : new java.util.SplittableRandom(seed);
+        this.crashes = seed == null ? null : new SplittableRandom(seed);
         this.tally = tally;
     }
 
@@ -312,7 +315,7 @@ final class UsersOnMaps implements UsersUnderTest {
      * client of an interrupted operation gets none, and the state after must be the same).
      */
     private <A> void interruptible(Operation operation, UserPlan<A> plan,
-            java.util.function.Supplier<UserPlanner.Prepared<A>> resume) {
+            Supplier<UserPlanner.Prepared<A>> resume) {
         int crash = crashes == null ? 0 : crashes.nextInt(10);
         if (crash == 0 || crash > 3) {
             apply(plan);
@@ -336,7 +339,7 @@ final class UsersOnMaps implements UsersUnderTest {
         }
         if (tally != null) {
             tally.answers.computeIfAbsent("resumed " + operation.kind().name().toLowerCase(),
-                    k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+                    k -> new AtomicLong()).incrementAndGet();
         }
     }
 
@@ -362,7 +365,7 @@ final class UsersOnMaps implements UsersUnderTest {
     }
 
     /** An operation's answer; a refusal as the service's exception mapper makes it. */
-    private static UsersModel.Answer answer(java.util.function.Supplier<UsersModel.Answer> operation) {
+    private static UsersModel.Answer answer(Supplier<UsersModel.Answer> operation) {
         try {
             return operation.get();
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package io.profilestore.core.search;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,8 +16,8 @@ public final class Numbers {
     /** Strict: 31.02.1980 is no date, not 29.02.1980. */
     private static final List<DateTimeFormatter> DATES = List.of(
             DateTimeFormatter.ISO_LOCAL_DATE,
-            DateTimeFormatter.ofPattern("d.M.uuuu").withResolverStyle(java.time.format.ResolverStyle.STRICT),
-            DateTimeFormatter.ofPattern("d/M/uuuu").withResolverStyle(java.time.format.ResolverStyle.STRICT));
+            DateTimeFormatter.ofPattern("d.M.uuuu").withResolverStyle(ResolverStyle.STRICT),
+            DateTimeFormatter.ofPattern("d/M/uuuu").withResolverStyle(ResolverStyle.STRICT));
     /** Birth dates searched for lie within these years (the index's dates are four-digit years). */
     private static final int FIRST_YEAR = 1850;
     private static final int LAST_YEAR = 2150;

@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -45,7 +46,7 @@ public record ProfileDocument(
                 Numbers.date(text(data, "birthDate")).orElse(null),
                 phones(data.path("phones")),
                 documents(data.path("documents")),
-                email == null ? null : email.strip().toLowerCase(java.util.Locale.ROOT),
+                email == null ? null : email.strip().toLowerCase(Locale.ROOT),
                 updatedAt);
     }
 

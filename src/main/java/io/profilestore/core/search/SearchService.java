@@ -6,10 +6,13 @@ import io.profilestore.api.SearchResponse;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.SearchIndex;
 import java.io.IOException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 
 /**
@@ -170,7 +173,7 @@ public class SearchService {
         return readings;
     }
 
-    private java.time.LocalDate date(String value, Map<String, Object> understood) {
+    private LocalDate date(String value, Map<String, Object> understood) {
         if (blankToNull(value) == null) {
             return null;
         }
@@ -180,7 +183,7 @@ public class SearchService {
         return date;
     }
 
-    private String number(String parameter, String value, java.util.function.Function<String, java.util.Optional<String>> normalize,
+    private String number(String parameter, String value, Function<String, Optional<String>> normalize,
             Map<String, Object> understood) {
         if (blankToNull(value) == null) {
             return null;

@@ -2,6 +2,7 @@ package io.profilestore.resources.problems;
 
 import io.profilestore.api.Problem;
 import jakarta.ws.rs.core.Response;
+import java.util.Optional;
 
 /** Builds the response of a problem. */
 public final class Problems {
@@ -10,13 +11,13 @@ public final class Problems {
     }
 
     /** A problem a resource raised that another layer (Jackson, say) wrapped on its way out. */
-    static java.util.Optional<Problem> carried(Throwable exception) {
+    static Optional<Problem> carried(Throwable exception) {
         for (Throwable t = exception; t != null; t = t.getCause()) {
             if (t instanceof ProblemException problem) {
-                return java.util.Optional.of(problem.problem());
+                return Optional.of(problem.problem());
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /** A request the API refuses as it stands: a missing body or member, a malformed identifier or parameter. */
