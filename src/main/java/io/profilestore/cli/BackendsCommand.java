@@ -5,18 +5,36 @@ import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import java.util.List;
+import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * A command that works on the backing services: it opens them as the configuration says (the pools named
  * {@code profile-store-<command>}), hands them to {@link #run(Backends, Namespace, ProfileStoreConfiguration,
  * MetricRegistry)} and closes them. It exits 1 when the command reports that what it checks is still wrong, for a
- * scheduler or a script to see.
+ * scheduler or a script to see. Its options are switches, off unless given.
  */
 abstract class BackendsCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
 
-    protected BackendsCommand(String name, String description) {
+    /** An option without a value: {@code flag} given, the namespace's {@code dest} is true. */
+    protected record Switch(String flag, String dest, String help) {
+    }
+
+    private final List<Switch> switches;
+
+    protected BackendsCommand(String name, String description, Switch... switches) {
         super(name, description);
+        this.switches = List.of(switches);
+    }
+
+    @Override
+    public void configure(Subparser subparser) {
+        super.configure(subparser);
+        for (var option : switches) {
+            subparser.addArgument(option.flag()).action(Arguments.storeTrue()).dest(option.dest()).help(option.help());
+        }
     }
 
     @Override

@@ -19,9 +19,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
-import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * {@code check-tables <config>}: checks that {@code uid_pid} and {@code persons} agree with the profile rows and the
@@ -31,16 +29,9 @@ import net.sourceforge.argparse4j.inf.Subparser;
 public class CheckTablesCommand extends BackendsCommand {
 
     public CheckTablesCommand() {
-        super("check-tables", "Checks that users' lists of profiles agree with the profiles, and repairs them");
-    }
-
-    @Override
-    public void configure(Subparser subparser) {
-        super.configure(subparser);
-        subparser.addArgument("--dry-run").action(Arguments.storeTrue()).dest("dryRun")
-                .help("report the disagreements without repairing them");
-        subparser.addArgument("--list").action(Arguments.storeTrue()).dest("list")
-                .help("name each disagreement by its ids (no personal data)");
+        super("check-tables", "Checks that users' lists of profiles agree with the profiles, and repairs them",
+                new Switch("--dry-run", "dryRun", "report the disagreements without repairing them"),
+                new Switch("--list", "list", "name each disagreement by its ids (no personal data)"));
     }
 
     /** @return false when the tables still disagree, or when another instance holds the check */

@@ -6,9 +6,7 @@ import io.profilestore.backends.Backends;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
-import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * {@code reconcile <config>}: compares Cassandra and the index, repairs what differs (unless --dry-run). Exits 1 when
@@ -17,14 +15,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
 public class ReconcileCommand extends BackendsCommand {
 
     public ReconcileCommand() {
-        super("reconcile", "Compares Cassandra and the search index (pids, versions) and repairs the drift");
-    }
-
-    @Override
-    public void configure(Subparser subparser) {
-        super.configure(subparser);
-        subparser.addArgument("--dry-run").action(Arguments.storeTrue()).dest("dryRun")
-                .help("report the drift without repairing it");
+        super("reconcile", "Compares Cassandra and the search index (pids, versions) and repairs the drift",
+                new Switch("--dry-run", "dryRun", "report the drift without repairing it"));
     }
 
     /** @return false when the index still differs from Cassandra */

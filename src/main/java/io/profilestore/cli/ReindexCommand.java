@@ -3,9 +3,7 @@ package io.profilestore.cli;
 import com.codahale.metrics.MetricRegistry;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
-import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
-import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
  * {@code reindex <config>}: builds the next generation of the index from Cassandra and moves the alias to it,
@@ -14,14 +12,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
 public class ReindexCommand extends BackendsCommand {
 
     public ReindexCommand() {
-        super("reindex", "Rebuilds the search index from Cassandra and swaps it in without downtime (resumable)");
-    }
-
-    @Override
-    public void configure(Subparser subparser) {
-        super.configure(subparser);
-        subparser.addArgument("--keep-old").action(Arguments.storeTrue()).dest("keepOld")
-                .help("keep the previous generation of the index after the swap");
+        super("reindex", "Rebuilds the search index from Cassandra and swaps it in without downtime (resumable)",
+                new Switch("--keep-old", "keepOld", "keep the previous generation of the index after the swap"));
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
+import io.profilestore.DaemonScheduler;
 import io.profilestore.db.ExclusiveRun;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -35,11 +35,7 @@ public class TableCheckSchedule implements Managed {
         if (every.isZero()) {
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            var thread = new Thread(r, "table-check");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = DaemonScheduler.named("table-check");
         // the first run soon after start (instances may restart more often than the interval), then on the interval
         long first = Math.min(every.toMillis(), Duration.ofMinutes(10).toMillis());
         scheduler.scheduleWithFixedDelay(this::runOnce, first, every.toMillis(), TimeUnit.MILLISECONDS);

@@ -1,11 +1,11 @@
 package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
+import io.profilestore.DaemonScheduler;
 import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.UserOperations;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -37,11 +37,7 @@ public class UserOperationRecovery implements Managed {
 
     @Override
     public void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            var thread = new Thread(r, "user-operation-recovery");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = DaemonScheduler.named("user-operation-recovery");
         scheduler.scheduleWithFixedDelay(this::recover, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 

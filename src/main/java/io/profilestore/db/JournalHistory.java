@@ -162,13 +162,7 @@ public class JournalHistory {
                          WHERE o.state = 'pending' AND u.uid = ANY(?)
                         """)) {
             statement.setArray(1, connection.createArrayOf("uuid", uids.toArray()));
-            var found = new HashSet<UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    found.add(rows.getObject(1, UUID.class));
-                }
-            }
-            return found;
+            return Sql.rows(statement, new HashSet<UUID>(), Sql::firstUuid);
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }

@@ -18,13 +18,7 @@ public class ReindexProgress {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("SELECT slice FROM reindex_progress WHERE target_index = ?")) {
             statement.setString(1, targetIndex);
-            var done = new HashSet<Integer>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    done.add(rows.getInt(1));
-                }
-            }
-            return done;
+            return Sql.rows(statement, new HashSet<Integer>(), rows -> rows.getInt(1));
         }
     }
 

@@ -69,13 +69,7 @@ public class UnsettledChanges implements UnsettledWrites {
                 "SELECT holder FROM unsettled_change WHERE pids && ?::uuid[] AND holder <> ?")) {
             statement.setArray(1, connection.createArrayOf("uuid", pids));
             statement.setObject(2, holder);
-            var holders = new HashSet<UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    holders.add(rows.getObject(1, UUID.class));
-                }
-            }
-            return holders;
+            return Sql.rows(statement, new HashSet<UUID>(), Sql::firstUuid);
         }
     }
 

@@ -185,13 +185,7 @@ public class UserOperations {
                          ORDER BY recorded_at
                         """)) {
             statement.setDouble(1, olderThan.toMillis() / 1000.0);
-            var found = new ArrayList<Operation>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    found.add(operation(rows));
-                }
-            }
-            return found;
+            return Sql.rows(statement, new ArrayList<Operation>(), UserOperations::operation);
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }
@@ -228,13 +222,7 @@ public class UserOperations {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("SELECT source_uid FROM merge_undo WHERE merge_id = ?")) {
             statement.setObject(1, mergeId);
-            var undone = new ArrayList<UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    undone.add(rows.getObject(1, UUID.class));
-                }
-            }
-            return undone;
+            return Sql.rows(statement, new ArrayList<UUID>(), Sql::firstUuid);
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }
@@ -257,14 +245,9 @@ public class UserOperations {
                  WHERE m.merge_id = ? ORDER BY m.pid
                 """)) {
             statement.setObject(1, opId);
-            var moves = new ArrayList<Move>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    moves.add(new Move(rows.getObject(1, UUID.class), rows.getObject(2, UUID.class),
-                            rows.getObject(3, UUID.class), rows.getObject(4, UUID.class), rows.getLong(5)));
-                }
-            }
-            return moves;
+            return Sql.rows(statement, new ArrayList<Move>(), rows -> new Move(rows.getObject(1, UUID.class),
+                    rows.getObject(2, UUID.class), rows.getObject(3, UUID.class), rows.getObject(4, UUID.class),
+                    rows.getLong(5)));
         }
     }
 
@@ -292,13 +275,7 @@ public class UserOperations {
                         """)) {
             statement.setObject(1, uid);
             statement.setObject(2, uid);
-            var found = new HashSet<UUID>();
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    found.add(rows.getObject(1, UUID.class));
-                }
-            }
-            return found;
+            return Sql.rows(statement, new HashSet<UUID>(), Sql::firstUuid);
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }

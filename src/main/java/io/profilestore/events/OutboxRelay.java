@@ -9,12 +9,12 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.dropwizard.lifecycle.Managed;
+import io.profilestore.DaemonScheduler;
 import io.profilestore.db.Outbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -73,11 +73,7 @@ public class OutboxRelay implements Managed {
 
     @Override
     public void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            var thread = new Thread(r, "outbox-relay");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = DaemonScheduler.named("outbox-relay");
         // the fallback: changes of this process wake it (wake()); a poll of an indexed, usually empty set finds the
         // others' (the CronJobs') and those announced again for later
         scheduler.scheduleWithFixedDelay(this::drain, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);

@@ -13,6 +13,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.dropwizard.lifecycle.Managed;
+import io.profilestore.DaemonScheduler;
 import io.profilestore.db.CassandraUnavailableException;
 import io.profilestore.db.SearchIndex;
 import io.profilestore.events.ChangeEvent;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -106,11 +106,7 @@ public class Indexer implements Managed {
         worker = new Thread(this::work, "indexer");
         worker.setDaemon(true);
         worker.start();
-        gauges = Executors.newSingleThreadScheduledExecutor(r -> {
-            var thread = new Thread(r, "indexer-gauges");
-            thread.setDaemon(true);
-            return thread;
-        });
+        gauges = DaemonScheduler.named("indexer-gauges");
         gauges.scheduleWithFixedDelay(this::measureQueues, 0, 5, TimeUnit.SECONDS);
     }
 

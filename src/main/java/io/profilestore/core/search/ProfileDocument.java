@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * What the index holds of a profile: the well-known fields of its document, their search keys, and the
@@ -70,26 +72,24 @@ public record ProfileDocument(
 
     /** Phones: a list of strings or of objects with a number; a single string counts as a list of one. */
     private static List<String> phones(JsonNode node) {
-        var phones = new LinkedHashSet<String>();
-        for (var item : items(node)) {
-            var number = item.isObject() ? item.path("number") : item;
-            if (number.isTextual() || number.isNumber()) {
-                Numbers.phone(number.asText()).ifPresent(phones::add);
-            }
-        }
-        return nullIfEmpty(List.copyOf(phones));
+        return numbers(node, Numbers::phone);
     }
 
     /** Documents: objects {type, number} or plain numbers. */
     private static List<String> documents(JsonNode node) {
-        var documents = new LinkedHashSet<String>();
+        return numbers(node, Numbers::document);
+    }
+
+    /** The items' numbers (an object's {@code number}, or the item itself), as {@code key} reads them, once each. */
+    private static List<String> numbers(JsonNode node, Function<String, Optional<String>> key) {
+        var numbers = new LinkedHashSet<String>();
         for (var item : items(node)) {
             var number = item.isObject() ? item.path("number") : item;
             if (number.isTextual() || number.isNumber()) {
-                Numbers.document(number.asText()).ifPresent(documents::add);
+                key.apply(number.asText()).ifPresent(numbers::add);
             }
         }
-        return nullIfEmpty(List.copyOf(documents));
+        return nullIfEmpty(List.copyOf(numbers));
     }
 
     private static List<JsonNode> items(JsonNode node) {
