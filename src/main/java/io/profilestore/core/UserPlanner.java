@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 /**
@@ -43,7 +42,7 @@ import java.util.stream.Stream;
  * <li>a move by hand gives the profile a new home.</li>
  * </ul>
  * Each operation is planned in two steps: {@code prepare*} reads through {@link UserReads} (locking what it finds),
- * refuses what breaks a rule or a limit, and says how new the rows it read are; {@link Prepared#plan} then says what
+ * refuses what breaks a rule or a limit, and says how new the rows it read are; {@link PreparedOperation#plan} then says what
  * to write at a fence above them. Neither writes anything.
  */
 public final class UserPlanner {
@@ -52,38 +51,6 @@ public final class UserPlanner {
 
     public UserPlanner(UserSettings settings) {
         this.settings = settings;
-    }
-
-    /** An operation read and checked: done already, or to be written at a fence above {@link #newestWrite()}. */
-    public static final class Prepared<A> {
-        private final A finished;
-        private final long newestWrite;
-        private final BiFunction<Instant, Long, UserPlan<A>> plan;
-
-        private Prepared(A finished, long newestWrite, BiFunction<Instant, Long, UserPlan<A>> plan) {
-            this.finished = finished;
-            this.newestWrite = newestWrite;
-            this.plan = plan;
-        }
-
-        static <A> Prepared<A> done(A answer) {
-            return new Prepared<>(answer, 0, null);
-        }
-
-        /** The answer of an operation with nothing (left) to write; null when {@link #plan} has work. */
-        public A finished() {
-            return finished;
-        }
-
-        /** The latest write time of the rows the operation replaces: its fence must exceed it. */
-        public long newestWrite() {
-            return newestWrite;
-        }
-
-        /** What to write at {@code at} with {@code fence}. */
-        public UserPlan<A> plan(Instant at, long fence) {
-            return plan.apply(at, fence);
-        }
     }
 
     /** The checks of a merge that need no reading. */
@@ -127,13 +94,13 @@ public final class UserPlanner {
      * A merge, its target's and sources' locks held. Resuming an interrupted one, what it journaled is read, and
      * rows its batch may have written already are taken as they are.
      */
-    public Prepared<UserResults.Merged> prepareMerge(UserReads reads, Operation merge, boolean resume) {
+    public PreparedOperation<UserResults.Merged> prepareMerge(UserReads reads, Operation merge, boolean resume) {
         UUID target = merge.target();
         var users = reads.users(withTarget(target, merge.sources()));
         var journaled = resume ? reads.moves(merge.opId()) : List.<Move>of();
         if (resume && merge.sources().stream().allMatch(s -> users.get(s) != null && target.equals(users.get(s).parent()))) {
             // the interrupted run's batch landed: every source is the target's, and the same batch moved the rest
-            return Prepared.done(merged(merge, journaled));
+            return PreparedOperation.done(merged(merge, journaled));
         }
         var targetUser = existing(users, target);
         if (targetUser.merged()) {
@@ -194,7 +161,7 @@ public final class UserPlanner {
         checkSize("merge", taken.keySet().stream().map(rows::get).toList());
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
                 members.values().stream().flatMap(Collection::stream)).toList());
-        return new Prepared<>(null, newest, (at, fence) -> {
+        return new PreparedOperation<>(null, newest, (at, fence) -> {
             var plan = new UserPlanBuilder();
             taken.forEach((pid, from) -> {
                 var row = rows.get(pid);
@@ -217,12 +184,12 @@ public final class UserPlanner {
      * An unmerge, the locks of the user its sources were merged into and of the sources held. Resuming an
      * interrupted one, rows its batch may have written already are taken as they are.
      */
-    public Prepared<UserResults.Unmerged> prepareUnmerge(UserReads reads, Operation unmerge, boolean resume) {
+    public PreparedOperation<UserResults.Unmerged> prepareUnmerge(UserReads reads, Operation unmerge, boolean resume) {
         UUID target = unmerge.target();
         var users = new LinkedHashMap<>(reads.users(withTarget(target, unmerge.sources())));
         var journaled = resume ? reads.moves(unmerge.opId()) : List.<Move>of();
         if (resume && unmerge.sources().stream().allMatch(s -> users.get(s) != null && users.get(s).parent() == null)) {
-            return Prepared.done(unmerged(unmerge, journaled, List.of())); // the interrupted run's batch landed
+            return PreparedOperation.done(unmerged(unmerge, journaled, List.of())); // the interrupted run's batch landed
         }
         var targetUser = existing(users, target);
         UUID root = targetUser.merged() ? targetUser.masterUid() : target;
@@ -288,7 +255,7 @@ public final class UserPlanner {
         checkSize("unmerge", returning.keySet().stream().map(rows::get).toList());
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
                 subtrees.values().stream().flatMap(tree -> tree.values().stream())).toList());
-        return new Prepared<>(null, newest, (at, fence) -> {
+        return new PreparedOperation<>(null, newest, (at, fence) -> {
             var plan = new UserPlanBuilder();
             returning.forEach((pid, source) -> {
                 var row = rows.get(pid);
@@ -327,7 +294,7 @@ public final class UserPlanner {
     }
 
     /** A profile moved by hand to {@code target}: its new home. The profile's, its user's and the target's locks held. */
-    public Prepared<Profile> prepareMove(UserReads reads, UUID pid, long expectedVersion, UUID from, UUID target) {
+    public PreparedOperation<Profile> prepareMove(UserReads reads, UUID pid, long expectedVersion, UUID from, UUID target) {
         var current = reads.profiles(List.of(pid)).get(pid);
         if (current == null) {
             throw new ProfileNotFoundException(List.of(pid));
@@ -344,7 +311,7 @@ public final class UserPlanner {
             throw new UserMergedException(target, targetUser.masterUid());
         }
         if (target.equals(from) && target.equals(current.recordedHome())) {
-            return Prepared.done(ProfileService.toProfile(current)); // where it belongs already
+            return PreparedOperation.done(ProfileService.toProfile(current)); // where it belongs already
         }
         if (!target.equals(from)) {
             int holds = reads.pidsOf(target).size();
@@ -352,7 +319,7 @@ public final class UserPlanner {
                 throw new UserFullException(target, holds + 1, settings.maxProfilesPerUser);
             }
         }
-        return new Prepared<>(null, current.written(), (at, fence) -> {
+        return new PreparedOperation<>(null, current.written(), (at, fence) -> {
             var next = new ProfileRow(pid, target, target, current.version() + 1, current.data(), current.createdAt(),
                     at, fence);
             var plan = new UserPlanBuilder();

@@ -253,7 +253,7 @@ public class UserService {
      * Writes what the planner prepared, at a fence above what it read; a journaled operation ({@code operation} not
      * null) with its journal, and marked applied once Cassandra confirmed it.
      */
-    private <A> A run(ChangeRunner.Change change, UserPlanner.Prepared<A> prepared, Operation operation, boolean resume) {
+    private <A> A run(ChangeRunner.Change change, PreparedOperation<A> prepared, Operation operation, boolean resume) {
         if (prepared.finished() != null) {
             if (operation != null) {
                 finish(operation);

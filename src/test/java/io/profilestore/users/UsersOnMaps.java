@@ -2,6 +2,7 @@ package io.profilestore.users;
 
 import io.profilestore.api.Problem;
 import io.profilestore.api.UserResults;
+import io.profilestore.core.PreparedOperation;
 import io.profilestore.core.UserPlan;
 import io.profilestore.core.UserPlanner;
 import io.profilestore.core.UserReads;
@@ -315,7 +316,7 @@ final class UsersOnMaps implements UsersUnderTest {
      * client of an interrupted operation gets none, and the state after must be the same).
      */
     private <A> void interruptible(Operation operation, UserPlan<A> plan,
-            Supplier<UserPlanner.Prepared<A>> resume) {
+            Supplier<PreparedOperation<A>> resume) {
         int crash = crashes == null ? 0 : crashes.nextInt(10);
         if (crash == 0 || crash > 3) {
             apply(plan);
