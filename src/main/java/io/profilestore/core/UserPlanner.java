@@ -15,7 +15,6 @@ import io.profilestore.db.UserOperations.Kind;
 import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
 import io.profilestore.db.UserRow;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

@@ -11,7 +11,6 @@ import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import io.profilestore.health.CassandraHealthCheck;
 import io.profilestore.testing.FreePorts;
-import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
