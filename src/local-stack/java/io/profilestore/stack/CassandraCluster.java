@@ -54,6 +54,12 @@ final class CassandraCluster implements LocalService {
         return nodeDir(1).resolve("logs/system.log");
     }
 
+    /** A node's JVM writes its own output (a bad flag, a missing JDK) before its logger writes system.log. */
+    @Override
+    public List<Path> startLogs() {
+        return List.of(nodeDir(1).resolve("logs/stdout.log"), log());
+    }
+
     OptionalLong nodePid(int node) {
         var pid = Processes.readPidFile(nodeDir(node).resolve("cassandra.pid"));
         return pid.isPresent() && Processes.isOurs(pid.getAsLong(), nodeDir(node).toString()) ? pid : OptionalLong.empty();

@@ -44,6 +44,15 @@ final class ElasticsearchNode implements LocalService {
         return home.resolve("logs/profile-store-local.log");
     }
 
+    @Override
+    public List<Path> startLogs() {
+        return List.of(launcherLog(), log());
+    }
+
+    private Path launcherLog() {
+        return home.resolve("logs/launcher.log");
+    }
+
     private Path pidFile() {
         return home.resolve("elasticsearch.pid");
     }
@@ -98,7 +107,7 @@ final class ElasticsearchNode implements LocalService {
                 "ES_TMPDIR=" + home.resolve("tmp"),
                 dist.resolve("bin/elasticsearch").toString(), "-d", "-p", pidFile().toString()));
         // with -d the launcher returns once the node has started, leaving the node's pid in the pid file
-        launcher = Processes.launch(command, Map.of(), home.resolve("logs/launcher.log"));
+        launcher = Processes.launch(command, Map.of(), launcherLog());
     }
 
     @Override

@@ -24,4 +24,12 @@ interface LocalService {
     void stop();
 
     Path log();
+
+    /**
+     * Where the service writes while it starts, first written first: a service that fails early may leave its cause
+     * in a file before {@link #log()} (a launcher's output), or in no file at all.
+     */
+    default List<Path> startLogs() {
+        return List.of(log());
+    }
 }
