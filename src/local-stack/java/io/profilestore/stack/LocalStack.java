@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -200,13 +201,20 @@ public final class LocalStack implements Stack {
         return Origin.STARTED;
     }
 
-    private static void awaitReady(LocalService service, Duration timeout) {
-        Awaitility.await(service.name() + " to be ready")
-                .atMost(timeout)
-                .pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions()
-                .failFast(exitedDuringStartUp(service), service::failed)
-                .until(service::ready);
+    static void awaitReady(LocalService service, Duration timeout) {
+        try {
+            Awaitility.await(service.name() + " to be ready")
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions()
+                    .failFast(service.name() + " exited during start-up", service::failed)
+                    .until(service::ready);
+        } catch (TerminalFailureException exited) {
+            // named now, not as the wait began: the files the service wrote while it failed
+            var named = new TerminalFailureException(exitedDuringStartUp(service));
+            named.initCause(exited);
+            throw named;
+        }
     }
 
     /** What a start that failed says: the files in which the service said why, or that it wrote none. */

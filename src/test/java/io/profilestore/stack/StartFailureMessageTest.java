@@ -1,10 +1,14 @@
 package io.profilestore.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +34,54 @@ class StartFailureMessageTest {
 
         assertThat(message).startsWith("elasticsearch exited during start-up").contains(launcherLog.toString());
         assertThat(message).as("no file that was never written is named").doesNotContain(node.log().toString());
+    }
+
+    /** The message is made when the service is seen to have failed, not when the wait for it began. */
+    @Test
+    void aServiceIsReportedWithTheLogItWroteWhileItFailed() {
+        Path written = stack.resolve("node.log");
+        var service = new LocalService() {
+            @Override
+            public String name() {
+                return "fake";
+            }
+
+            @Override
+            public List<Long> runningPids() {
+                return List.of();
+            }
+
+            @Override
+            public void launch() {
+            }
+
+            @Override
+            public boolean ready() {
+                try {
+                    Files.writeString(written, "fatal: cannot start\n"); // written after the wait began
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return false;
+            }
+
+            @Override
+            public boolean failed() {
+                return Files.exists(written);
+            }
+
+            @Override
+            public void stop() {
+            }
+
+            @Override
+            public Path log() {
+                return written;
+            }
+        };
+
+        assertThatThrownBy(() -> LocalStack.awaitReady(service, Duration.ofSeconds(30)))
+                .hasMessageContaining("fake exited during start-up; see " + written);
     }
 
     @Test
