@@ -233,6 +233,35 @@ class DocsTest {
         assertThat(tooLong).as("lines over %d characters", MAX_LINE).isEmpty();
     }
 
+    /**
+     * A table row right after a line of prose is that prose's continuation, not a row: a paragraph put inside a table
+     * cuts it in two, and the rows after it render as text with pipes.
+     */
+    @Test
+    void everyTableRowFollowsABlankLineOrAnotherRow() throws IOException {
+        var strayRows = new ArrayList<String>();
+        int rows = 0;
+        for (var file : markdownFiles()) {
+            boolean inCode = false;
+            for (int i = 0; i < file.lines().size(); i++) {
+                String line = file.lines().get(i);
+                if (line.startsWith("```")) {
+                    inCode = !inCode;
+                }
+                if (inCode || !line.startsWith("|")) {
+                    continue;
+                }
+                rows++;
+                String before = i == 0 ? "" : file.lines().get(i - 1);
+                if (!before.isBlank() && !before.startsWith("|")) {
+                    strayRows.add(file.name() + ":" + (i + 1) + ": a row after prose");
+                }
+            }
+        }
+        assertThat(rows).as("table rows checked").isGreaterThan(50);
+        assertThat(strayRows).as("table rows cut off from their table").isEmpty();
+    }
+
     @Test
     void theReadmeIsAFrontDoor() {
         var readme = Markdown.read(PROJECT.resolve("README.md"));
