@@ -33,7 +33,7 @@ class DocsTest {
 
     /** The Markdown files whose lines must fit {@link #MAX_LINE}, as paths from the project directory. */
     static final List<String> SHORT_LINED = List.of("README.md", "docs/", "bench/README.md", "faults/README.md",
-            "image/README.md", "helm/README.md");
+            "image/README.md", "helm/README.md", "flux/README.md");
 
     /** Maven's lifecycle phases (default, clean and site): what the README may ask of {@code mvn}. */
     static final Set<String> PHASES = Set.of("validate", "initialize", "generate-sources", "process-sources",
