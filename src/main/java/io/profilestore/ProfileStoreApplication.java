@@ -11,6 +11,7 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
+import io.profilestore.admin.AdminTasks;
 import io.profilestore.audit.AuditFilter;
 import io.profilestore.audit.AuditGroupWriter;
 import io.profilestore.audit.AuditOutcomeWriter;
@@ -154,6 +155,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         var names = NameNormalizer.standard();
 
         Security.installOnAdminPort(environment, config.auth);
+        AdminTasks.install(environment, backends.postgres());
         // the request log's path, without what a URI may carry that must not be logged, on both ports
         for (var context : List.of(environment.servlets(), environment.admin())) {
             context.addFilter("logged-path", new LoggedPathFilter())

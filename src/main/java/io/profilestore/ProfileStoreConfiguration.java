@@ -3,6 +3,7 @@ package io.profilestore;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dropwizard.core.Configuration;
 import io.profilestore.audit.AuditSettings;
+import io.profilestore.auth.AuthOffOnlyOnLoopback;
 import io.profilestore.auth.AuthSettings;
 import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.ElasticsearchFactory;
@@ -17,6 +18,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
 /** The service's YAML: one section per backing service, plus Dropwizard's own (server, logging, metrics). */
+@AuthOffOnlyOnLoopback
 public class ProfileStoreConfiguration extends Configuration {
 
     /** What a process of the service does; set by the command that starts it, not by the YAML. */

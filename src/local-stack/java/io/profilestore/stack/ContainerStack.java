@@ -1,6 +1,8 @@
 package io.profilestore.stack;
 
 
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.stream.Stream;
 import org.testcontainers.cassandra.CassandraContainer;
@@ -22,6 +24,7 @@ final class ContainerStack implements Stack {
     static final String ELASTICSEARCH_IMAGE = "docker.elastic.co/elasticsearch/elasticsearch:" + Binaries.ELASTICSEARCH_VERSION;
     static final String POSTGRES_IMAGE = "postgres:15-alpine";
     static final String RABBITMQ_IMAGE = "rabbitmq:3.13-alpine";
+    private static final String SUPERUSER = "postgres";
 
     private final CassandraContainer cassandra;
     private final GenericContainer<?> elasticsearch;
@@ -48,10 +51,11 @@ final class ContainerStack implements Stack {
                 .withExposedPorts(9200)
                 .waitingFor(Wait.forHttp("/_cluster/health?wait_for_status=yellow&timeout=1s")
                         .forPort(9200).forStatusCode(200).withStartupTimeout(settings.startTimeout()));
+        // the image's superuser sets up the two roles of the local mode (giveTheDatabaseItsRoles)
         postgres = new PostgreSQLContainer(DockerImageName.parse(POSTGRES_IMAGE))
                 .withDatabaseName(PostgresServer.DATABASE)
-                .withUsername(PostgresServer.USER)
-                .withPassword(PostgresServer.PASSWORD);
+                .withUsername(SUPERUSER)
+                .withPassword(SUPERUSER);
         rabbitmq = new RabbitMQContainer(DockerImageName.parse(RABBITMQ_IMAGE));
         Stream.of(cassandra, postgres, rabbitmq).forEach(c -> c.withStartupTimeout(settings.startTimeout()));
     }
@@ -60,11 +64,28 @@ final class ContainerStack implements Stack {
         var stack = new ContainerStack(settings);
         try {
             Startables.deepStart(stack.containers()).join();
+            stack.giveTheDatabaseItsRoles();
         } catch (RuntimeException e) {
             stack.close();
             throw e;
         }
         return stack;
+    }
+
+    /**
+     * As in the local mode: the service's role, no superuser, and an owner of its own for migrate, which refuses a
+     * trail the service's role owns (and a superuser, member of every role, would).
+     */
+    private void giveTheDatabaseItsRoles() {
+        try (var connection = DriverManager.getConnection(postgres.getJdbcUrl(), SUPERUSER, SUPERUSER);
+                var statement = connection.createStatement()) {
+            statement.execute("CREATE ROLE " + PostgresServer.USER + " LOGIN PASSWORD '" + PostgresServer.PASSWORD + "'");
+            statement.execute("CREATE ROLE " + PostgresServer.OWNER + " LOGIN PASSWORD '"
+                    + PostgresServer.OWNER_PASSWORD + "'");
+            statement.execute("ALTER DATABASE " + PostgresServer.DATABASE + " OWNER TO " + PostgresServer.OWNER);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot make the PostgreSQL container's roles", e);
+        }
     }
 
     private List<GenericContainer<?>> containers() {
@@ -84,10 +105,10 @@ final class ContainerStack implements Stack {
                 cassandra.getLocalDatacenter(),
                 "http://" + elasticsearch.getHost() + ":" + elasticsearch.getMappedPort(9200),
                 postgres.getJdbcUrl(),
-                postgres.getUsername(),
-                postgres.getPassword(),
-                "",
-                "",
+                PostgresServer.USER,
+                PostgresServer.PASSWORD,
+                PostgresServer.OWNER,
+                PostgresServer.OWNER_PASSWORD,
                 "amqp://" + rabbitmq.getAdminUsername() + ":" + rabbitmq.getAdminPassword() + "@"
                         + rabbitmq.getHost() + ":" + rabbitmq.getAmqpPort() + "/%2F");
     }

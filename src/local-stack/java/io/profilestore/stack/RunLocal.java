@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -114,6 +115,7 @@ public final class RunLocal {
             System.setProperty("dw.auth.enabled", "false");
             System.out.println("authentication is off for this local run (PROFILE_STORE_AUTH_ENABLED=true turns it on)");
         }
+        bindLoopbackUnlessTold(System.getenv("PROFILE_STORE_BIND_HOST")).forEach(System::setProperty);
 
         var logs = settings.dir().resolve("profile-store");
         System.out.println("applying the schema and starting profile-store (its log: " + logs + ") ...");
@@ -133,6 +135,19 @@ public final class RunLocal {
                     + "  curl -s '%s/v1/search?surname=Bdfyjd' | jq    # Иванов, typed with the Latin layout on%n",
                     created, app.get().port(), base, base, base);
         }
+    }
+
+    /**
+     * Both ports on this machine only, unless PROFILE_STORE_BIND_HOST says otherwise: a laptop's run answers nobody
+     * else, and with authentication off the service refuses to listen anywhere else. The configuration's own
+     * default (all interfaces) is a deployment's.
+     */
+    static Map<String, String> bindLoopbackUnlessTold(String bindHost) {
+        if (bindHost != null && !bindHost.isBlank()) {
+            return Map.of();
+        }
+        return Map.of("dw.server.applicationConnectors[0].bindHost", "127.0.0.1",
+                "dw.server.adminConnectors[0].bindHost", "127.0.0.1");
     }
 
     static boolean isHelp(String[] args) {

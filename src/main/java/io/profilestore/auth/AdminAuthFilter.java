@@ -10,10 +10,12 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,7 +67,32 @@ final class AdminAuthFilter implements Filter {
             refuse((HttpServletResponse) response, Problem.of(403, "forbidden", "Forbidden", "the admin port needs the admin role"));
             return;
         }
-        chain.doFilter(request, response);
+        chain.doFilter(new AuthenticatedRequest(http, caller.get()), response);
+    }
+
+    /** The request with its caller, for what comes after on the admin port (the tasks' audit records). */
+    private static final class AuthenticatedRequest extends HttpServletRequestWrapper {
+        private final Caller caller;
+
+        AuthenticatedRequest(HttpServletRequest request, Caller caller) {
+            super(request);
+            this.caller = caller;
+        }
+
+        @Override
+        public Principal getUserPrincipal() {
+            return caller;
+        }
+
+        @Override
+        public boolean isUserInRole(String role) {
+            return caller.roles().stream().anyMatch(held -> held.roleName().equals(role));
+        }
+
+        @Override
+        public String getAuthType() {
+            return "Bearer";
+        }
     }
 
     /** The query's parameters (only the URL's: the admin port reads no form bodies), and the path's matrix ones. */

@@ -1,7 +1,9 @@
 package io.profilestore.auth;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.ValidationMethod;
 import io.profilestore.StrippedText;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -32,6 +34,13 @@ public class JwtSettings {
 
     @NotNull
     public Duration clockSkew = Duration.seconds(30);
+
+    /** Whoever can change the key set in transit can forge any caller, an admin too: https only. */
+    @JsonIgnore
+    @ValidationMethod(message = "jwksUrl must be https:// (plain http only to localhost, 127.0.0.0/8 or ::1)")
+    public boolean isJwksUrlTrusted() {
+        return jwksUrl.isEmpty() || Loopback.isHttpsOrLocalHttp(jwksUrl);
+    }
 
     /** Whether a key set is named: without one, the rest of the block is not used. */
     public boolean hasKeySet() {

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import io.profilestore.events.EventTopology;
+import io.profilestore.schema.AuditTrailOwner;
 import io.profilestore.schema.CassandraSchema;
 import io.profilestore.schema.ElasticsearchSchema;
 import io.profilestore.schema.PostgresSchema;
@@ -12,7 +13,8 @@ import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
  * {@code migrate <config>}: brings Cassandra, PostgreSQL and Elasticsearch to the schema of this build. Each part
- * applies only what is missing, so running it again changes nothing; it is safe to run before every start.
+ * applies only what is missing, so running it again changes nothing; it is safe to run before every start. It
+ * exits 1 when the service's own PostgreSQL role owns the audit trail's tables ({@link AuditTrailOwner}).
  */
 public class MigrateCommand extends BackendsCommand {
 
@@ -23,7 +25,12 @@ public class MigrateCommand extends BackendsCommand {
     @Override
     protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
             MetricRegistry metrics) throws Exception {
-        report(System.out, migrate(config, backends));
+        try {
+            report(System.out, migrate(config, backends));
+        } catch (AuditTrailOwner.OwnedByTheService owned) {
+            System.err.println(owned.getMessage());
+            return false;
+        }
         return true;
     }
 
@@ -35,7 +42,12 @@ public class MigrateCommand extends BackendsCommand {
         PostgresSchema.Result postgres;
         var settings = config.postgres;
         try (var asOwner = settings.buildForMigration(new MetricRegistry())) {
+            // before (a trail of an older database, which the owner could not even migrate) and after (tables this
+            // run made as the service's role, without an owner of its own)
+            String owner = settings.hasSeparateOwner() ? settings.migrationUser : null;
+            AuditTrailOwner.check(asOwner, settings.user, owner);
             postgres = PostgresSchema.migrate(asOwner, settings.user, settings.hasSeparateOwner());
+            AuditTrailOwner.check(asOwner, settings.user, owner);
         }
         var cassandra = CassandraSchema.migrate(config.cassandra);
         var elasticsearch = ElasticsearchSchema.migrate(backends.elasticsearch(), config.elasticsearch);
@@ -49,10 +61,6 @@ public class MigrateCommand extends BackendsCommand {
         var pg = report.postgres();
         out.printf("postgres: %d migration(s) applied, schema version %s -> %s%n",
                 pg.applied(), pg.versionBefore(), pg.versionAfter());
-        if (!pg.ownerOfItsOwn()) {
-            out.println("postgres: WARNING the service's role owns its tables and could edit its own audit trail; "
-                    + "run migrate as an owner of its own (postgres.migrationUser, docs/security.md, Audit)");
-        }
         var cql = report.cassandra();
         out.printf("cassandra: keyspace %s %s, %d migration(s) applied, version %d -> %d%n", cql.keyspace(),
                 cql.keyspaceCreated() ? "created" : "exists", cql.applied(), cql.versionBefore(), cql.versionAfter());

@@ -3,9 +3,9 @@ package io.profilestore.console;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.validation.ValidationMethod;
+import io.profilestore.auth.Loopback;
 import io.profilestore.StrippedText;
 import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.Pattern;
 import java.net.URI;
 
 /**
@@ -16,13 +16,20 @@ import java.net.URI;
  */
 public class ConsoleOidcSettings {
 
-    @Pattern(regexp = "^$|^https?://\\S+$", message = "must be an http(s) URL")
     @JsonDeserialize(using = StrippedText.class)
     public String authorizationEndpoint = "";
 
-    @Pattern(regexp = "^$|^https?://\\S+$", message = "must be an http(s) URL")
     @JsonDeserialize(using = StrippedText.class)
     public String tokenEndpoint = "";
+
+    /** A sign-in page or token answer swapped in transit hands the console someone else's token: https only. */
+    @JsonIgnore
+    @ValidationMethod(message = "console.oidc's endpoints must be https:// (plain http only to localhost, "
+            + "127.0.0.0/8 or ::1)")
+    public boolean isTrusted() {
+        return (authorizationEndpoint.isBlank() || Loopback.isHttpsOrLocalHttp(authorizationEndpoint))
+                && (tokenEndpoint.isBlank() || Loopback.isHttpsOrLocalHttp(tokenEndpoint));
+    }
 
     @JsonDeserialize(using = StrippedText.class)
     public String clientId = "";

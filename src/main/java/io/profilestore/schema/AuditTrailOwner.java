@@ -1,0 +1,76 @@
+package io.profilestore.schema;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Who owns the audit trail's tables, asked of PostgreSQL rather than read from the configuration: a database made
+ * before the trail had an owner of its own keeps the service's role as their owner whatever migrate is now told,
+ * and an owner may update, delete and truncate, so the trail would not be append-only for the service.
+ */
+public final class AuditTrailOwner {
+
+    /** The audit tables (audit_…) of the schema migrate works in that the role owns, or owns through a membership. */
+    private static final String OWNED = """
+            SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = current_schema() AND c.relname LIKE 'audit\\_%' AND c.relkind IN ('r', 'p')
+               AND pg_has_role(?, c.relowner, 'MEMBER')
+             ORDER BY c.relname
+            """;
+
+    /** The service's role owns audit tables: migrate stops, saying how to hand them over. */
+    public static final class OwnedByTheService extends IllegalStateException {
+        OwnedByTheService(String message) {
+            super(message);
+        }
+    }
+
+    private AuditTrailOwner() {
+    }
+
+    /**
+     * @param asOwner migrate's connections
+     * @param serviceRole the role the service runs as
+     * @param owner the owner migrate is configured with, or null without one
+     * @throws OwnedByTheService when the service's role owns (or is a member of the owner of) an audit table
+     */
+    public static void check(DataSource asOwner, String serviceRole, String owner) throws SQLException {
+        var tables = new ArrayList<String>();
+        String schema;
+        try (var connection = asOwner.getConnection()) {
+            try (var statement = connection.createStatement(); var rows = statement.executeQuery("SELECT current_schema()")) {
+                rows.next();
+                schema = rows.getString(1);
+            }
+            try (var statement = connection.prepareStatement(OWNED)) {
+                statement.setString(1, serviceRole);
+                try (var rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        tables.add(rows.getString(1));
+                    }
+                }
+            }
+        }
+        if (!tables.isEmpty()) {
+            throw new OwnedByTheService(refusal(schema, tables, serviceRole, owner));
+        }
+    }
+
+    static String refusal(String schema, List<String> tables, String serviceRole, String owner) {
+        String to = owner == null || owner.isBlank() ? "<owner>" : owner;
+        var alter = new StringBuilder();
+        for (String table : tables) {
+            alter.append("ALTER TABLE ").append(schema).append('.').append(table).append(" OWNER TO ").append(to)
+                    .append("; ");
+        }
+        return "postgres: the service's role " + serviceRole + " owns " + String.join(", ", tables) + " (schema "
+                + schema + "), so it could update or delete its own audit trail; migrate stops here. To fix, as a "
+                + "superuser in this database: REASSIGN OWNED BY " + serviceRole + " TO " + to + "; (every table it "
+                + "owns; at the least " + alter.toString().strip() + ") with " + to + " a role of its own that the "
+                + "service's role is not a member of; then run migrate again as that owner (POSTGRES_MIGRATION_USER"
+                + " and POSTGRES_MIGRATION_PASSWORD, postgres.migrationUser), which grants the service's role back "
+                + "what it needs (docs/operations/runbooks.md, \"Runbook: migrate refuses\")";
+    }
+}
