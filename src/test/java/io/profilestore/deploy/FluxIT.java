@@ -523,8 +523,13 @@ class FluxIT {
         for (var password : List.of(stores.path("keystorePasswordSecretRef"), stores.path("truststorePasswordSecretRef"))) {
             assertThat(password).as("the password cert-manager made the stores with").isEqualTo(jks.path("passwordSecretRef"));
         }
-        var passwordSecret = Charts.named(docs, "Secret", jks.path("passwordSecretRef").path("name").asText());
-        assertThat(passwordSecret.path("stringData").path(jks.path("passwordSecretRef").path("key").asText()).asText()).isNotEmpty();
+        // the password is made in the cluster (helm/generated-secrets), never in Git (CommittedSecretsTest)
+        var generated = Charts.named(docs, "HelmRelease", "generated-secrets").path("spec").path("values").path("secrets");
+        assertThat(generated).as("the stores' password is generated").anySatisfy(secret -> {
+            assertThat(secret.path("name").asText()).isEqualTo(jks.path("passwordSecretRef").path("name").asText());
+            assertThat(secret.path("key").asText()).isEqualTo(jks.path("passwordSecretRef").path("key").asText());
+        });
+        assertThat(Charts.ofKind(docs, "Secret")).extracting(FluxIT::name).doesNotContain(jks.path("passwordSecretRef").path("name").asText());
         if (cassandra.has("medusa")) {
             // Medusa's CQL connection checks the node against the same CA (PEM)
             var medusa = cassandra.path("medusa").path("clientEncryptionStores");
