@@ -22,7 +22,8 @@ class ChartNetworkPolicyTest {
     void noClientNamedAdmitsNoClient() {
         var policy = policy(Charts.documents(Values.DEFAULT));
         assertThat(ingressRules(policy)).as("the policy's ingress rules").isNotEmpty();
-        assertThat(rulesOfPort(policy, "http")).as("rules admitting anyone to the API port").isEmpty();
+        assertThat(rulesOfPort(policy, "https")).as("rules admitting anyone to the API port").isEmpty();
+        assertThat(ingressRules(policy)).as("the admin port's rule alone").hasSize(1);
         // the admin port keeps its rule
         assertThat(rulesOfPort(policy, "admin")).hasSize(1);
     }
@@ -30,7 +31,7 @@ class ChartNetworkPolicyTest {
     @Test
     void allowAllClientsIsTheOnlyWayToAdmitEveryPod() {
         var policy = policy(Charts.parse(Charts.template(Values.DEFAULT, Map.of("networkPolicy.allowAllClients", true))));
-        var http = rulesOfPort(policy, "http");
+        var http = rulesOfPort(policy, "https");
         assertThat(http).hasSize(1);
         assertThat(http.get(0).has("from")).as("a rule without from admits every source").isFalse();
     }
@@ -39,7 +40,7 @@ class ChartNetworkPolicyTest {
     void namedClientsAreTheOnlySources() {
         var rendered = Charts.template(Values.DEFAULT, Map.of(
                 "networkPolicy.clients[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name", "platform"));
-        var http = rulesOfPort(policy(Charts.parse(rendered)), "http");
+        var http = rulesOfPort(policy(Charts.parse(rendered)), "https");
         assertThat(http).hasSize(1);
         assertThat(http.get(0).path("from")).hasSize(1);
         assertThat(NetworkPolicies.admitsAnyPod(http.get(0))).isFalse();
@@ -56,7 +57,7 @@ class ChartNetworkPolicyTest {
     @ParameterizedTest
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
     void eachEnvironmentNamesItsClients(Values values) {
-        var http = rulesOfPort(policy(Charts.documents(values)), "http");
+        var http = rulesOfPort(policy(Charts.documents(values)), "https");
         assertThat(http).as("%s admits named clients to the API port", values).hasSize(1);
         assertThat(http.get(0).path("from")).isNotEmpty();
         assertThat(NetworkPolicies.admitsAnyPod(http.get(0))).as("%s admits any pod", values).isFalse();

@@ -239,6 +239,13 @@ class FluxIT {
         for (var backend : List.of("elasticsearch", "postgres", "rabbitmq")) {
             assertThat(config.path(backend).path("tls").path("verifyHostname").asBoolean()).as("%s checks the name", backend).isTrue();
         }
+        // the API's TLS: its certificate's issuer is the CA the instances make, its key store's password generated
+        var tlsValues = values.path("tls");
+        assertThat(tlsValues.path("enabled").asBoolean()).isTrue();
+        var issuer = Charts.named(instances, "Issuer", tlsValues.path("certificate").path("issuerRef").path("name").asText());
+        assertThat(issuer.path("spec").path("ca").path("secretName").asText()).isNotEmpty();
+        assertThat(Charts.named(instances, "HelmRelease", "generated-secrets").path("spec").path("values").path("secrets")
+                .findValuesAsText("name")).contains(tlsValues.path("keystorePassword").path("name").asText());
         // Elasticsearch: the user ECK makes from the Secret the app reads, not the elastic superuser
         assertThat(secrets.path("elasticsearch").path("name").asText()).isNotEqualTo(name(es) + "-es-elastic-user")
                 .isIn(es.path("spec").path("auth").path("fileRealm").findValuesAsText("secretName"));
