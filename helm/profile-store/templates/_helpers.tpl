@@ -50,8 +50,11 @@ app.kubernetes.io/component: {{ . }}
 {{- end }}
 {{- end }}
 
-{{/* Pinned by values: a tag (required) and, when given, a digest that wins over it. */}}
+{{/* Pinned by values: a tag (required) and, when given, a digest that wins over it; required with requireDigest. */}}
 {{- define "profile-store.image" -}}
+{{- if and .Values.image.requireDigest (not .Values.image.digest) }}
+{{- fail "image.requireDigest: set image.digest (sha256:...), the digest of the pushed image; a tag alone may name another image tomorrow" }}
+{{- end }}
 {{- if .Values.image.digest }}
 {{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
 {{- else }}
