@@ -11,11 +11,9 @@ migrate Job's configuration), the migration logins are added; no other configura
 {{- $secrets := .Values.secrets.mountPath -}}
 server:
   applicationConnectors:
-    - type: http
-      port: {{ include "profile-store.httpPort" . }}
+    {{- include "profile-store.connector" (dict "root" . "port" (include "profile-store.httpPort" .)) | nindent 4 }}
   adminConnectors:
-    - type: http
-      port: {{ include "profile-store.adminPort" . }}
+    {{- include "profile-store.connector" (dict "root" . "port" (include "profile-store.adminPort" .)) | nindent 4 }}
   shutdownGracePeriod: {{ $c.shutdownGracePeriod }}
   # request logs without query strings or matrix parameters: a search's parameters are personal data (they are in
   # the audit trail), and a URI may carry a credential (refused, but logged all the same)
@@ -184,4 +182,25 @@ size, so each gets a ConfigMap of its own.
 {{- $values := deepCopy .root.Values -}}
 {{- $_ := set $values.config.postgres "maxPoolSize" .maxPoolSize -}}
 {{- include "profile-store.config" (dict "Values" $values "migrate" .migrate) }}
+{{- end }}
+
+{{/*
+One connector of the server: (dict "root" $ "port" n). With tls.enabled, Dropwizard's https connector with the PKCS12
+key store the pods mount (profile-store.secretSources, tls/), its password read from its file like every secret;
+TLS 1.3 and 1.2 only. Otherwise plain http.
+*/}}
+{{- define "profile-store.connector" -}}
+{{- $secrets := .root.Values.secrets.mountPath -}}
+{{- if .root.Values.tls.enabled -}}
+- type: https
+  port: {{ .port }}
+  keyStoreType: PKCS12
+  keyStorePath: {{ printf "%s/tls/keystore.p12" $secrets | quote }}
+  keyStorePassword: |-
+    ${file:{{ $secrets }}/tls/keystore-password}
+  supportedProtocols: [TLSv1.3, TLSv1.2]
+{{- else -}}
+- type: http
+  port: {{ .port }}
+{{- end }}
 {{- end }}

@@ -50,8 +50,11 @@ app.kubernetes.io/component: {{ . }}
 {{- end }}
 {{- end }}
 
-{{/* Pinned by values: a tag (required) and, when given, a digest that wins over it. */}}
+{{/* Pinned by values: a tag (required) and, when given, a digest that wins over it; required with requireDigest. */}}
 {{- define "profile-store.image" -}}
+{{- if and .Values.image.requireDigest (not .Values.image.digest) }}
+{{- fail "image.requireDigest: set image.digest (sha256:...), the digest of the pushed image; a tag alone may name another image tomorrow" }}
+{{- end }}
 {{- if .Values.image.digest }}
 {{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
 {{- else }}
@@ -62,6 +65,9 @@ app.kubernetes.io/component: {{ . }}
 {{/* The two ports of the service's YAML (see _config.tpl); fixed, so that probes, Services and policy agree. */}}
 {{- define "profile-store.httpPort" -}}8080{{- end }}
 {{- define "profile-store.adminPort" -}}8081{{- end }}
+
+{{/* The API port's name and protocol: https with tls on (meshes and proxies read the name), else http. */}}
+{{- define "profile-store.apiPortName" -}}{{ ternary "https" "http" .Values.tls.enabled }}{{- end }}
 
 {{- define "profile-store.configPath" -}}/config/profile-store.yml{{- end }}
 
@@ -178,6 +184,21 @@ serving pod or a CronJob. Every pod mounts each backend's CA (config.<backend>.t
       - key: {{ $s.cursorKey.key }}
         path: search/cursor-key
 {{- end }}
+{{- with .root.Values.tls }}
+{{- if .enabled }}
+{{- /* every pod's configuration names the connectors' key store, so every pod mounts it and its password */}}
+- secret:
+    name: {{ .secretName }}
+    items:
+      - key: keystore.p12
+        path: tls/keystore.p12
+- secret:
+    name: {{ .keystorePassword.name }}
+    items:
+      - key: {{ .keystorePassword.key }}
+        path: tls/keystore-password
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -216,16 +237,20 @@ Readiness asks the health checks as this pod sees its part (/ready by default, s
 */}}
 {{- define "profile-store.probes" -}}
 {{- $p := .Values.probes }}
+{{- /* the kubelet does not check the certificate of an HTTPS probe */}}
+{{- $scheme := ternary "HTTPS" "HTTP" .Values.tls.enabled }}
 startupProbe:
   httpGet:
     path: {{ $p.startup.path }}
     port: admin
+    scheme: {{ $scheme }}
   periodSeconds: {{ $p.startup.periodSeconds }}
   failureThreshold: {{ $p.startup.failureThreshold }}
 livenessProbe:
   httpGet:
     path: {{ $p.liveness.path }}
     port: admin
+    scheme: {{ $scheme }}
   periodSeconds: {{ $p.liveness.periodSeconds }}
   timeoutSeconds: {{ $p.liveness.timeoutSeconds }}
   failureThreshold: {{ $p.liveness.failureThreshold }}
@@ -233,6 +258,7 @@ readinessProbe:
   httpGet:
     path: {{ $p.readiness.path }}
     port: admin
+    scheme: {{ $scheme }}
   periodSeconds: {{ $p.readiness.periodSeconds }}
   timeoutSeconds: {{ $p.readiness.timeoutSeconds }}
   failureThreshold: {{ $p.readiness.failureThreshold }}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.jetty.HttpsConnectorFactory;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.auth.ApiKeys;
@@ -53,6 +54,11 @@ class ChartConfigTest {
         var server = (DefaultServerFactory) config.getServerFactory();
         assertThat(((HttpConnectorFactory) server.getApplicationConnectors().get(0)).getPort()).isEqualTo(8080);
         assertThat(((HttpConnectorFactory) server.getAdminConnectors().get(0)).getPort()).isEqualTo(8081);
+        // TLS on both ports, from the key store the pods mount (ChartTlsTest)
+        assertThat(server.getApplicationConnectors()).hasSize(1).allMatch(c -> c instanceof HttpsConnectorFactory);
+        assertThat(server.getAdminConnectors()).hasSize(1).allMatch(c -> c instanceof HttpsConnectorFactory);
+        assertThat(((HttpsConnectorFactory) server.getApplicationConnectors().get(0)).getKeyStorePassword())
+                .isEqualTo(AWKWARD_PASSWORD);
         assertThat(config.indexer.inProcess).as("the indexer runs as its own Deployment").isFalse();
         assertThat(config.users.checkTablesEvery.toSeconds())
                 .as("check-tables runs as a CronJob, not on the API's own schedule").isZero();

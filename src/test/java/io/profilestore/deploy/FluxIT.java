@@ -239,6 +239,13 @@ class FluxIT {
         for (var backend : List.of("elasticsearch", "postgres", "rabbitmq")) {
             assertThat(config.path(backend).path("tls").path("verifyHostname").asBoolean()).as("%s checks the name", backend).isTrue();
         }
+        // the API's TLS: its certificate's issuer is the CA the instances make, its key store's password generated
+        var tlsValues = values.path("tls");
+        assertThat(tlsValues.path("enabled").asBoolean()).isTrue();
+        var issuer = Charts.named(instances, "Issuer", tlsValues.path("certificate").path("issuerRef").path("name").asText());
+        assertThat(issuer.path("spec").path("ca").path("secretName").asText()).isNotEmpty();
+        assertThat(Charts.named(instances, "HelmRelease", "generated-secrets").path("spec").path("values").path("secrets")
+                .findValuesAsText("name")).contains(tlsValues.path("keystorePassword").path("name").asText());
         // Elasticsearch: the user ECK makes from the Secret the app reads, not the elastic superuser
         assertThat(secrets.path("elasticsearch").path("name").asText()).isNotEqualTo(name(es) + "-es-elastic-user")
                 .isIn(es.path("spec").path("auth").path("fileRealm").findValuesAsText("secretName"));
@@ -523,8 +530,13 @@ class FluxIT {
         for (var password : List.of(stores.path("keystorePasswordSecretRef"), stores.path("truststorePasswordSecretRef"))) {
             assertThat(password).as("the password cert-manager made the stores with").isEqualTo(jks.path("passwordSecretRef"));
         }
-        var passwordSecret = Charts.named(docs, "Secret", jks.path("passwordSecretRef").path("name").asText());
-        assertThat(passwordSecret.path("stringData").path(jks.path("passwordSecretRef").path("key").asText()).asText()).isNotEmpty();
+        // the password is made in the cluster (helm/generated-secrets), never in Git (CommittedSecretsTest)
+        var generated = Charts.named(docs, "HelmRelease", "generated-secrets").path("spec").path("values").path("secrets");
+        assertThat(generated).as("the stores' password is generated").anySatisfy(secret -> {
+            assertThat(secret.path("name").asText()).isEqualTo(jks.path("passwordSecretRef").path("name").asText());
+            assertThat(secret.path("key").asText()).isEqualTo(jks.path("passwordSecretRef").path("key").asText());
+        });
+        assertThat(Charts.ofKind(docs, "Secret")).extracting(FluxIT::name).doesNotContain(jks.path("passwordSecretRef").path("name").asText());
         if (cassandra.has("medusa")) {
             // Medusa's CQL connection checks the node against the same CA (PEM)
             var medusa = cassandra.path("medusa").path("clientEncryptionStores");
