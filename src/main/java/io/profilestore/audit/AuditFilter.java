@@ -72,12 +72,22 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
                     caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(),
                     pids, response.getStatus()));
         } catch (AuditUnavailableException e) {
-            response.setStatus(503);
-            response.getHeaders().putSingle("Content-Type", Problem.MEDIA_TYPE);
-            response.getHeaders().putSingle("Retry-After", "1");
-            response.setEntity(Problem.of(503, "audit-unavailable", "Service unavailable",
-                    "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
+            refuse(response);
         }
+    }
+
+    /**
+     * Replaces the answer by a 503 that tells nothing of it: every header the resource set goes (an ETag tells that
+     * the pid exists and its version; a Location or Link, what it points at). The security headers are not lost:
+     * {@code Security.SecurityHeaders} runs after this filter and adds them to every answer.
+     */
+    private static void refuse(ContainerResponseContext response) {
+        response.getHeaders().clear();
+        response.setStatus(503);
+        response.getHeaders().putSingle("Content-Type", Problem.MEDIA_TYPE);
+        response.getHeaders().putSingle("Retry-After", "1");
+        response.setEntity(Problem.of(503, "audit-unavailable", "Service unavailable",
+                "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
     }
 
     /** The path as the resource declares it ({@code /v1/profiles/{pid}}): what kind of access, without the ids. */

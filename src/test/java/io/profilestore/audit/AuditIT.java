@@ -194,6 +194,13 @@ class AuditIT {
 
         assertProblem(byOperator, 503, "audit-unavailable");
         assertThat(byOperator.body()).doesNotContain("Аудитова");
+        // the resource's headers would tell that the pid exists, and its version
+        assertThat(byOperator.headers().map().keySet()).as("headers of the refusal")
+                .noneMatch(name -> name.equalsIgnoreCase("ETag") || name.equalsIgnoreCase("Location")
+                        || name.equalsIgnoreCase("Last-Modified") || name.equalsIgnoreCase("Link"));
+        assertThat(byOperator.headers().firstValue("Cache-Control")).as("the security headers stay").hasValue("no-store");
+        assertThat(byOperator.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(byPlatform.etag()).as("the header that the refusal drops is there when answered").isNotNull();
         // counted for the alerts (audit_failures_total at /prometheus)
         assertThat(failures.getCount()).isGreaterThan(failuresBefore);
         assertThat(byPlatform.status()).as("reads that need no record go on").isEqualTo(200);
