@@ -20,11 +20,11 @@ import org.glassfish.jersey.server.ExtendedUriInfo;
 import java.util.UUID;
 
 /**
- * Audits look-ups: every read and search by an operator is recorded, with the pids its answer shows, before the
- * answer leaves; when the record cannot be written the answer is replaced by a 503. (Changes are recorded on
- * the write path, in their own transaction; their records get the answer's status just after, through
- * {@link AuditOutcomeWriter}.) Also hands the request
- * to {@link AuditContext} for that path.
+ * Audits look-ups. A person's (any caller but a machine, see {@link Caller#isMachine()}) every read and search, and
+ * every read of the audit trail, is recorded with the pids its answer shows before the answer leaves. When a record
+ * cannot be written, the answer is replaced by a 503 that keeps none of the resource's headers. (Changes are recorded
+ * on the write path, in their own transaction; their records get the answer's status just after, through
+ * {@link AuditOutcomeWriter}.) Also hands the request to {@link AuditContext} for that path.
  */
 @Priority(Priorities.AUTHORIZATION + 10)
 public class AuditFilter implements ContainerRequestFilter, ContainerResponseFilter {
@@ -59,7 +59,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         // look-ups: reads, and searches sent in a body (changes are recorded on the write path)
         boolean lookUp = "GET".equals(request.getMethod()) || SEARCH_IN_BODY.equals(current == null ? null : current.action());
-        if (current == null || !lookUp || !current.caller().has(Role.OPERATOR)) {
+        if (current == null || !lookUp || current.caller().isMachine()) {
             return;
         }
         var pids = shown(response.getEntity());
@@ -121,6 +121,9 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         if (entity instanceof SearchResponse search) {
             return search.items().stream().map(SearchResponse.Item::pid).toList();
+        }
+        if (entity instanceof AuditPage page) {
+            return page.shown();
         }
         return null;
     }

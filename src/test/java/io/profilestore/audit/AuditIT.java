@@ -172,6 +172,23 @@ class AuditIT {
                 .contains("2 record(s)");
     }
 
+    @Test
+    void readingTheTrailIsItselfRecorded() {
+        var pid = platform.create("{}").pid();
+
+        var first = trail("pid=" + pid);
+        var second = trail("pid=" + pid);
+
+        assertThat(first).extracting(r -> r.path("action").asText()).containsExactly("POST /v1/profiles");
+        var reads = second.stream().filter(r -> r.path("action").asText().equals("GET /v1/audit")).toList();
+        assertThat(reads).as("the first read, found by the pid it showed").singleElement().satisfies(r -> {
+            assertThat(r.path("actor").asText()).isEqualTo("test-admin");
+            assertThat(r.path("request").asText()).isEqualTo("/v1/audit?pid=" + pid);
+            assertThat(r.path("pids").toString()).contains(pid.toString());
+            assertThat(r.path("status").asInt()).isEqualTo(200);
+        });
+    }
+
     static boolean canPause() {
         return TestStack.stack().canPause();
     }
