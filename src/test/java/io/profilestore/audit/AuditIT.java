@@ -3,6 +3,7 @@ package io.profilestore.audit;
 import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -170,6 +171,34 @@ class AuditIT {
                 .contains("test-operator (API_KEY operator) GET /v1/profiles/{pid}")
                 .contains("test-platform (API_KEY platform) POST /v1/profiles")
                 .contains("2 record(s)");
+    }
+
+    @Test
+    void aPlatformKeysSearchesAreRecordedSoonAfterTheAnswer() {
+        // a surname, and a phone of its own so that the profile is on the first page whatever earlier runs left
+        String phone = SearchApi.uniquePhone();
+        String digits = phone.replaceAll("\\D", "");
+        var pid = platform.create("{\"surname\": \"Машинова\", \"phones\": [\"" + phone + "\"]}").pid();
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+
+        var byUrl = platform.send("GET", "/v1/search?surname=Машинова&phone=" + digits, null, null, Map.of());
+        var byBody = platform.send("POST", "/v1/search", "application/json",
+                "{\"surname\": \"Машинова\", \"phone\": \"" + digits + "\"}", Map.of());
+        assertThat(platform.get(pid).status()).isEqualTo(200);
+
+        assertThat(byUrl.status()).as(byUrl.body()).isEqualTo(200);
+        assertThat(byBody.status()).as(byBody.body()).isEqualTo(200);
+        // a machine's record is written after its answer, by a writer of its own
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(trail("actor=test-platform&pid=" + pid))
+                .extracting(r -> r.path("action").asText())
+                .containsExactlyInAnyOrder("POST /v1/search", "GET /v1/search", "POST /v1/profiles"));
+        var searches = trail("actor=test-platform&pid=" + pid).stream()
+                .filter(r -> r.path("action").asText().endsWith("/v1/search")).toList();
+        assertThat(searches).hasSize(2).allSatisfy(r -> {
+            assertThat(r.path("request").asText()).as("what was asked").contains("surname=");
+            assertThat(r.path("roles").toString()).isEqualTo("[\"platform\"]");
+            assertThat(r.path("status").asInt()).isEqualTo(200);
+        });
     }
 
     @Test
