@@ -17,6 +17,7 @@ import io.profilestore.audit.AuditGroupWriter;
 import io.profilestore.audit.AuditOutcomeWriter;
 import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.AuditLog;
+import io.profilestore.audit.MachineSearchWriter;
 import io.profilestore.auth.Security;
 import io.profilestore.backends.Backends;
 import io.profilestore.cli.ApiKeyCommand;
@@ -169,11 +170,13 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var audit = new AuditLog(backends.postgres(), environment.metrics());
             var lookUps = new AuditGroupWriter(backends.postgres(), config.audit, environment.metrics());
             environment.lifecycle().manage(lookUps);
+            var machineSearches = new MachineSearchWriter(backends.postgres(), config.audit, environment.metrics());
+            environment.lifecycle().manage(machineSearches);
             var outcomes = new AuditOutcomeWriter(audit, config.audit, environment.metrics());
             environment.lifecycle().manage(outcomes);
             environment.healthChecks().register("audit",
-                    new TerseHealthCheck(new AuditWritersHealthCheck(List.of(lookUps, outcomes))));
-            environment.jersey().register(new AuditFilter(lookUps, outcomes));
+                    new TerseHealthCheck(new AuditWritersHealthCheck(List.of(lookUps, machineSearches, outcomes))));
+            environment.jersey().register(new AuditFilter(lookUps, machineSearches, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
             var locks = new EntityLocks(backends.postgres(), settings.lockLease.toJavaDuration(), environment.metrics());

@@ -16,26 +16,32 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import java.util.UUID;
 
 /**
- * Audits look-ups: every read and search by an operator is recorded, with the pids its answer shows, before the
- * answer leaves; when the record cannot be written the answer is replaced by a 503. (Changes are recorded on
- * the write path, in their own transaction; their records get the answer's status just after, through
- * {@link AuditOutcomeWriter}.) Also hands the request
- * to {@link AuditContext} for that path.
+ * Audits look-ups. A person's (any caller but a machine, see {@link Caller#isMachine()}) every read and search, and
+ * every read of the audit trail, is recorded with the pids its answer shows before the answer leaves; a machine's
+ * searches are queued for {@link MachineSearchWriter} and answered at once, and its reads by id are not recorded.
+ * When a record cannot be written or queued, the answer is replaced by a 503 that keeps none of the resource's
+ * headers. (Changes are recorded on the write path, in their own transaction; their records get the answer's status
+ * just after, through {@link AuditOutcomeWriter}.) Also hands the request to {@link AuditContext} for that path.
  */
 @Priority(Priorities.AUTHORIZATION + 10)
 public class AuditFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
     private static final String SEARCH_IN_BODY = "POST /v1/search";
+    /** The look-ups of a machine that are recorded: its searches, which name people; not its reads by a known id. */
+    private static final Set<String> SEARCHES = Set.of("GET /v1/search", SEARCH_IN_BODY);
 
     private final AuditGroupWriter lookUps;
+    private final MachineSearchWriter machineSearches;
     private final AuditOutcomeWriter outcomes;
 
-    public AuditFilter(AuditGroupWriter lookUps, AuditOutcomeWriter outcomes) {
+    public AuditFilter(AuditGroupWriter lookUps, MachineSearchWriter machineSearches, AuditOutcomeWriter outcomes) {
         this.lookUps = lookUps;
+        this.machineSearches = machineSearches;
         this.outcomes = outcomes;
     }
 
@@ -59,25 +65,44 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         // look-ups: reads, and searches sent in a body (changes are recorded on the write path)
         boolean lookUp = "GET".equals(request.getMethod()) || SEARCH_IN_BODY.equals(current == null ? null : current.action());
-        if (current == null || !lookUp || !current.caller().has(Role.OPERATOR)) {
+        if (current == null || !lookUp) {
+            return;
+        }
+        var caller = current.caller();
+        boolean machine = caller.isMachine();
+        if (machine && !SEARCHES.contains(current.action())) {
             return;
         }
         var pids = shown(response.getEntity());
         if (pids == null) {
             return;
         }
-        var caller = current.caller();
+        var entry = new AuditEntry(null, null, caller.name(), caller.kind().name(),
+                caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(),
+                pids, response.getStatus());
         try {
-            lookUps.record(new AuditEntry(null, null, caller.name(), caller.kind().name(),
-                    caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(),
-                    pids, response.getStatus()));
+            if (machine) {
+                machineSearches.record(entry);
+            } else {
+                lookUps.record(entry);
+            }
         } catch (AuditUnavailableException e) {
-            response.setStatus(503);
-            response.getHeaders().putSingle("Content-Type", Problem.MEDIA_TYPE);
-            response.getHeaders().putSingle("Retry-After", "1");
-            response.setEntity(Problem.of(503, "audit-unavailable", "Service unavailable",
-                    "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
+            refuse(response);
         }
+    }
+
+    /**
+     * Replaces the answer by a 503 that tells nothing of it: every header the resource set goes (an ETag tells that
+     * the pid exists and its version; a Location or Link, what it points at). The security headers are not lost:
+     * {@code Security.SecurityHeaders} runs after this filter and adds them to every answer.
+     */
+    private static void refuse(ContainerResponseContext response) {
+        response.getHeaders().clear();
+        response.setStatus(503);
+        response.getHeaders().putSingle("Content-Type", Problem.MEDIA_TYPE);
+        response.getHeaders().putSingle("Retry-After", "1");
+        response.setEntity(Problem.of(503, "audit-unavailable", "Service unavailable",
+                "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
     }
 
     /** The path as the resource declares it ({@code /v1/profiles/{pid}}): what kind of access, without the ids. */
@@ -111,6 +136,9 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         if (entity instanceof SearchResponse search) {
             return search.items().stream().map(SearchResponse.Item::pid).toList();
+        }
+        if (entity instanceof AuditPage page) {
+            return page.shown();
         }
         return null;
     }

@@ -23,4 +23,13 @@ public record Caller(String name, Kind kind, Set<Role> roles) implements Princip
     public boolean has(Role role) {
         return roles.contains(role);
     }
+
+    /**
+     * Whether this is a machine, the processing platform: every role it holds is {@code platform}. Whoever holds any
+     * other role (or none, or every role with authentication off) is a person, whose every look-up is recorded before
+     * it is answered; a machine's searches are recorded after.
+     */
+    public boolean isMachine() {
+        return !roles.isEmpty() && roles.stream().allMatch(role -> role == Role.PLATFORM);
+    }
 }

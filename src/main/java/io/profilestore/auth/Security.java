@@ -108,8 +108,10 @@ public final class Security {
 
     /**
      * Answers about people's data are for the caller alone: not cached anywhere, not sniffed, not framed, not
-     * referred.
+     * referred. Last of the response filters (they run from the highest priority down), so that it decorates whatever
+     * answer they leave: the audit's refusal, which drops every header of the answer it replaces, included.
      */
+    @Priority(Priorities.AUTHENTICATION - 300)
     static final class SecurityHeaders implements ContainerResponseFilter {
         @Override
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {

@@ -1,6 +1,6 @@
 package io.profilestore.resources;
 
-import io.profilestore.audit.AuditEntry;
+import io.profilestore.audit.AuditPage;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.auth.Role;
 import io.profilestore.resources.problems.ProblemException;
@@ -13,15 +13,14 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 
-/** {@code GET /v1/audit}: the audit trail by actor, profile and time range, newest first (admin). */
+/**
+ * {@code GET /v1/audit}: the audit trail by actor, profile and time range, newest first (admin). Each read is
+ * itself recorded by the {@link io.profilestore.audit.AuditFilter}, before it is answered, with the pids it shows.
+ */
 @Path("/v1/audit")
 @Produces(MediaType.APPLICATION_JSON)
 public class AuditResource {
-
-    public record Page(List<AuditEntry> records, Long before) {
-    }
 
     private final AuditLog log;
 
@@ -31,7 +30,7 @@ public class AuditResource {
 
     @GET
     @RolesAllowed(Role.ADMIN_NAME)
-    public Page query(
+    public AuditPage query(
             @QueryParam("actor") @Size(max = 200, message = "must be at most {max} characters") @NoControlCharacters
             String actor,
             @QueryParam("pid") String pid, @QueryParam("from") String from, @QueryParam("to") String to,
@@ -40,7 +39,7 @@ public class AuditResource {
         var records = log.query(blank(actor) ? null : actor, blank(pid) ? null : Pids.parse("pid", pid),
                 instant("from", from), instant("to", to),
                 blank(before) ? null : (long) number("before", before, 1, Integer.MAX_VALUE), size);
-        return new Page(records, records.size() == size ? records.get(records.size() - 1).id() : null);
+        return new AuditPage(records, records.size() == size ? records.get(records.size() - 1).id() : null);
     }
 
     private static boolean blank(String value) {

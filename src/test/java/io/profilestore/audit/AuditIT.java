@@ -3,6 +3,7 @@ package io.profilestore.audit;
 import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -172,6 +173,51 @@ class AuditIT {
                 .contains("2 record(s)");
     }
 
+    @Test
+    void aPlatformKeysSearchesAreRecordedSoonAfterTheAnswer() {
+        // a surname, and a phone of its own so that the profile is on the first page whatever earlier runs left
+        String phone = SearchApi.uniquePhone();
+        String digits = phone.replaceAll("\\D", "");
+        var pid = platform.create("{\"surname\": \"Машинова\", \"phones\": [\"" + phone + "\"]}").pid();
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+
+        var byUrl = platform.send("GET", "/v1/search?surname=Машинова&phone=" + digits, null, null, Map.of());
+        var byBody = platform.send("POST", "/v1/search", "application/json",
+                "{\"surname\": \"Машинова\", \"phone\": \"" + digits + "\"}", Map.of());
+        assertThat(platform.get(pid).status()).isEqualTo(200);
+
+        assertThat(byUrl.status()).as(byUrl.body()).isEqualTo(200);
+        assertThat(byBody.status()).as(byBody.body()).isEqualTo(200);
+        // a machine's record is written after its answer, by a writer of its own
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(trail("actor=test-platform&pid=" + pid))
+                .extracting(r -> r.path("action").asText())
+                .containsExactlyInAnyOrder("POST /v1/search", "GET /v1/search", "POST /v1/profiles"));
+        var searches = trail("actor=test-platform&pid=" + pid).stream()
+                .filter(r -> r.path("action").asText().endsWith("/v1/search")).toList();
+        assertThat(searches).hasSize(2).allSatisfy(r -> {
+            assertThat(r.path("request").asText()).as("what was asked").contains("surname=");
+            assertThat(r.path("roles").toString()).isEqualTo("[\"platform\"]");
+            assertThat(r.path("status").asInt()).isEqualTo(200);
+        });
+    }
+
+    @Test
+    void readingTheTrailIsItselfRecorded() {
+        var pid = platform.create("{}").pid();
+
+        var first = trail("pid=" + pid);
+        var second = trail("pid=" + pid);
+
+        assertThat(first).extracting(r -> r.path("action").asText()).containsExactly("POST /v1/profiles");
+        var reads = second.stream().filter(r -> r.path("action").asText().equals("GET /v1/audit")).toList();
+        assertThat(reads).as("the first read, found by the pid it showed").singleElement().satisfies(r -> {
+            assertThat(r.path("actor").asText()).isEqualTo("test-admin");
+            assertThat(r.path("request").asText()).isEqualTo("/v1/audit?pid=" + pid);
+            assertThat(r.path("pids").toString()).contains(pid.toString());
+            assertThat(r.path("status").asInt()).isEqualTo(200);
+        });
+    }
+
     static boolean canPause() {
         return TestStack.stack().canPause();
     }
@@ -194,6 +240,13 @@ class AuditIT {
 
         assertProblem(byOperator, 503, "audit-unavailable");
         assertThat(byOperator.body()).doesNotContain("Аудитова");
+        // the resource's headers would tell that the pid exists, and its version
+        assertThat(byOperator.headers().map().keySet()).as("headers of the refusal")
+                .noneMatch(name -> name.equalsIgnoreCase("ETag") || name.equalsIgnoreCase("Location")
+                        || name.equalsIgnoreCase("Last-Modified") || name.equalsIgnoreCase("Link"));
+        assertThat(byOperator.headers().firstValue("Cache-Control")).as("the security headers stay").hasValue("no-store");
+        assertThat(byOperator.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(byPlatform.etag()).as("the header that the refusal drops is there when answered").isNotNull();
         // counted for the alerts (audit_failures_total at /prometheus)
         assertThat(failures.getCount()).isGreaterThan(failuresBefore);
         assertThat(byPlatform.status()).as("reads that need no record go on").isEqualTo(200);

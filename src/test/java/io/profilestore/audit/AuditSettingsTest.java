@@ -42,4 +42,26 @@ class AuditSettingsTest {
         assertThat(withMaxWait(Duration.seconds(2)).stopWait()).isEqualTo(java.time.Duration.ofSeconds(2));
         assertThat(withMaxWait(Duration.seconds(10)).stopWait()).isEqualTo(AuditSettings.MAX_STOP_WAIT);
     }
+
+    @Test
+    void theMachineSearchQueueAndLingerAreBounded() {
+        var settings = new AuditSettings();
+        assertThat(settings.machineSearchQueueSize).isEqualTo(10_000);
+        assertThat(settings.machineSearchLinger).isEqualTo(Duration.milliseconds(20));
+        settings.machineSearchQueueSize = 0;
+        settings.machineSearchLinger = Duration.seconds(2);
+        assertThat(validator.validate(settings)).extracting(violation -> violation.getPropertyPath().toString())
+                .containsExactlyInAnyOrder("machineSearchQueueSize", "machineSearchLinger");
+        settings.machineSearchQueueSize = 100_001;
+        settings.machineSearchLinger = Duration.seconds(1);
+        assertThat(validator.validate(settings)).extracting(violation -> violation.getPropertyPath().toString())
+                .containsExactly("machineSearchQueueSize");
+    }
+
+    @Test
+    void theMachineSearchWritersStopWaitsOneSecondAtMost() {
+        assertThat(withMaxWait(Duration.milliseconds(300)).machineSearchStopWait()).isEqualTo(java.time.Duration.ofMillis(300));
+        assertThat(withMaxWait(Duration.seconds(5)).machineSearchStopWait())
+                .isEqualTo(AuditSettings.MAX_MACHINE_SEARCH_STOP_WAIT);
+    }
 }

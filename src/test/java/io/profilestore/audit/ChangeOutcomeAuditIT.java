@@ -123,6 +123,9 @@ class ChangeOutcomeAuditIT {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         var records = new ArrayList<String>();
         for (JsonNode record : reply.json().path("records")) {
+            if (record.path("action").asText().equals("GET /v1/audit")) {
+                continue; // this very polling, recorded: reading the trail is a look-up too
+            }
             records.add(record.path("action").asText() + " " + record.path("status").asText());
         }
         return records;

@@ -142,7 +142,7 @@ class ChartConfigTest {
         var preStop = Duration.ofSeconds(
                 pod.path("containers").get(0).path("lifecycle").path("preStop").path("sleep").path("seconds").asLong());
         var drain = ((DefaultServerFactory) config.getServerFactory()).getShutdownGracePeriod().toJavaDuration();
-        var writers = config.audit.stopWait().multipliedBy(2);
+        var writers = config.audit.stopWait().multipliedBy(2).plus(config.audit.machineSearchStopWait());
         var relay = OutboxRelay.STOP_WAIT;
 
         assertThat(preStop).isPositive();

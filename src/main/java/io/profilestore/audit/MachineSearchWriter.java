@@ -1,0 +1,146 @@
+package io.profilestore.audit;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records machines' searches (a credential whose every role is {@code platform}) after they are answered: the platform
+ * searches far too often to wait for a commit each time, yet its searches name people as much as an operator's do. A
+ * search queues its record and is answered at once; one thread commits what has queued in groups. A full queue
+ * refuses the search (503), so that no more than the queue is ever answered unrecorded.
+ *
+ * <p>A group that fails is written again (with a pause that grows to {@link #LONGEST_PAUSE}) until it commits or the
+ * service stops: meanwhile the queue fills and searches are refused, instead of answered with their records dropped.
+ * A commit that went unanswered may have landed, so the trail may show a machine's search twice; never none, but for
+ * what a crash takes (what is queued and the group being written).
+ */
+public final class MachineSearchWriter extends QueueWriter<AuditEntry> {
+
+    /** Records waiting for their group now. */
+    public static final String QUEUED = "audit.machine-searches.queued";
+    /** Records committed. */
+    public static final String WRITTEN = "audit.machine-searches.written";
+    /** Group writes that failed (each is tried again). */
+    public static final String FAILED = "audit.machine-searches.failed";
+    /** Searches refused because their record could not be queued: the queue full, or the service stopping. */
+    public static final String REFUSED = "audit.machine-searches.refused";
+    /** Records given up without a commit: left when the stop's wait ran out, or when the writer ended. */
+    public static final String LOST = "audit.machine-searches.lost";
+
+    static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+    static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
+
+    private static final Logger LOG = LoggerFactory.getLogger(MachineSearchWriter.class);
+
+    private final DataSource dataSource;
+    private final Meter written;
+    private final Meter failed;
+    private final Meter refused;
+    private final Meter lost;
+    private final Meter failures;
+
+    /**
+     * Stopping commits what is queued for {@link AuditSettings#machineSearchStopWait()} at most; what is left then is
+     * lost.
+     */
+    public MachineSearchWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
+        super("audit-machine-search-writer", settings.machineSearchQueueSize, settings.maxGroupSize,
+                settings.machineSearchLinger.toJavaDuration(), settings.machineSearchStopWait());
+        this.dataSource = dataSource;
+        this.written = metrics.meter(WRITTEN);
+        this.failed = metrics.meter(FAILED);
+        this.refused = metrics.meter(REFUSED);
+        this.lost = metrics.meter(LOST);
+        this.failures = metrics.meter(AuditLog.FAILURES);
+        metrics.gauge(QUEUED, () -> this::queued);
+    }
+
+    /**
+     * Queues a machine's search's record and returns at once.
+     *
+     * @throws AuditUnavailableException when the queue is full or the service is stopping: the search is refused
+     */
+    public void record(AuditEntry entry) {
+        if (!taking() || !offer(entry)) {
+            refuse(taking() ? "the machine search audit queue is full" : "the audit writer is not taking records");
+        }
+        // the writer stopped between the check and the queueing, after its last look at the queue: nobody would take it
+        if (!taking() && takeBack(entry)) {
+            refuse("the service is stopping");
+        }
+    }
+
+    private void refuse(String why) {
+        refused.mark();
+        failures.mark();
+        throw new AuditUnavailableException(new IllegalStateException(why));
+    }
+
+    /** One INSERT (a JDBC batch) and one commit, tried again until it commits or the service stops. */
+    @Override
+    void write(List<AuditEntry> group) {
+        var pause = FIRST_PAUSE;
+        while (true) {
+            try {
+                insert(group);
+                written.mark(group.size());
+                return;
+            } catch (SQLException | RuntimeException e) {
+                failed.mark();
+                failures.mark();
+                // the class and state only: a batch's exception may quote the statement's values, searched names
+                LOG.warn("{} machine search record(s) not committed ({} {}); tried again", group.size(),
+                        e.getClass().getSimpleName(), e instanceof SQLException sql ? sql.getSQLState() : "");
+                if (stopping()) {
+                    abandon(group, e);
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(pause.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                abandon(group, e);
+                return;
+            }
+            pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+        }
+    }
+
+    private void insert(List<AuditEntry> group) throws SQLException {
+        try (var connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                AuditLog.insert(connection, group);
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollBack(connection);
+                throw e;
+            }
+        }
+    }
+
+    /** These searches were answered and their records are not written: counted, and said without what was asked. */
+    @Override
+    void abandon(List<AuditEntry> records, Throwable why) {
+        lost.mark(records.size());
+        failures.mark(records.size());
+        LOG.error("{} machine search record(s) lost from the audit trail ({})", records.size(),
+                why.getClass().getSimpleName());
+    }
+
+    private static void rollBack(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            // the connection is broken: the pool drops it, and the transaction is gone with it
+        }
+    }
+}
