@@ -65,6 +65,9 @@ import io.profilestore.indexer.Indexer;
 import io.profilestore.indexer.ProfileDocuments;
 import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.indexer.Reconciler;
+import io.profilestore.limits.CallerBuckets;
+import io.profilestore.limits.RateLimitFeature;
+import io.profilestore.limits.RateLimitMetrics;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
 import io.profilestore.resources.CallerResource;
@@ -83,6 +86,7 @@ import io.profilestore.resources.problems.ProblemExceptionMapper;
 import io.profilestore.resources.problems.UnexpectedExceptionMapper;
 import io.profilestore.resources.problems.WebApplicationExceptionMapper;
 import io.profilestore.schema.IndexAliases;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.servlet.DispatcherType;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -165,8 +169,12 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         // errors Jetty answers itself are problems too, on either role's ports
         environment.getApplicationContext().setErrorHandler(new ProblemErrorHandler.ForServlets());
         environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(new ProblemErrorHandler()));
+        // metrics with labels, which Dropwizard's cannot have, served at /prometheus beside Dropwizard's
+        var labelledMetrics = new PrometheusRegistry();
         if (config.role == ProfileStoreConfiguration.Role.API) {
             Security.install(environment, config.auth);
+            environment.jersey().register(new RateLimitFeature(new CallerBuckets(config.limits),
+                    new RateLimitMetrics(labelledMetrics, config.limits.labelledSubjects)));
             var audit = new AuditLog(backends.postgres(), environment.metrics());
             var lookUps = new AuditGroupWriter(backends.postgres(), config.audit, environment.metrics());
             environment.lifecycle().manage(lookUps);
@@ -241,7 +249,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.healthChecks().register("elasticsearch", new TerseHealthCheck(new ElasticsearchHealthCheck(backends.elasticsearch())));
         environment.healthChecks().register("postgres", new TerseHealthCheck(new PostgresHealthCheck(backends.postgres())));
         environment.healthChecks().register("rabbitmq", new TerseHealthCheck(new RabbitMqHealthCheck(backends.rabbitmq())));
-        PrometheusEndpoint.install(environment);
+        PrometheusEndpoint.install(environment, labelledMetrics);
         ReadinessEndpoint.install(environment, Map.of("cassandra", new TerseHealthCheck(cassandra.readiness())));
     }
 }

@@ -14,6 +14,7 @@ import io.profilestore.core.ProfileSettings;
 import io.profilestore.core.UserSettings;
 import io.profilestore.core.search.SearchSettings;
 import io.profilestore.indexer.IndexerSettings;
+import io.profilestore.limits.RateLimitSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
@@ -47,6 +48,10 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     public AuditSettings audit = new AuditSettings();
+
+    @Valid
+    @NotNull
+    public RateLimitSettings limits = new RateLimitSettings();
 
     @Valid
     @NotNull

@@ -21,7 +21,15 @@ public final class PrometheusEndpoint {
 
     /** Serves {@link #PATH} on the admin port of a server or an indexer. */
     public static void install(Environment environment) {
-        environment.admin().addServlet("prometheus", servlet(environment.metrics())).addMapping(PATH);
+        install(environment, new PrometheusRegistry());
+    }
+
+    /**
+     * Serves {@link #PATH}: Dropwizard's metrics and the Prometheus metrics of {@code labelled}, those that need
+     * labels (Dropwizard's have none), such as the rate limits' per caller.
+     */
+    public static void install(Environment environment, PrometheusRegistry labelled) {
+        environment.admin().addServlet("prometheus", servlet(environment.metrics(), labelled)).addMapping(PATH);
     }
 
     /**
@@ -29,7 +37,11 @@ public final class PrometheusEndpoint {
      * closed, say) is left out of that scrape instead of failing all of it.
      */
     public static HttpServlet servlet(MetricRegistry metrics) {
-        var registry = new PrometheusRegistry();
+        return servlet(metrics, new PrometheusRegistry());
+    }
+
+    /** The same, with Dropwizard's metrics added to {@code registry}, which may hold Prometheus metrics already. */
+    public static HttpServlet servlet(MetricRegistry metrics, PrometheusRegistry registry) {
         DropwizardExports.builder()
                 .dropwizardRegistry(metrics)
                 .invalidMetricHandler((name, error) -> true)

@@ -28,7 +28,7 @@ class ChartPrometheusRuleIT {
     /** The sections of docs/operations/runbooks.md the alerts link to. */
     static final Set<String> RUNBOOKS = Set.of("runbook-index-lag", "runbook-outbox-backlog", "runbook-dead-letters",
             "runbook-lock-conflicts", "runbook-5xx", "runbook-connection-pool", "runbook-audit-failures",
-            "runbook-maintenance-jobs", "runbook-pods-down", "runbook-cassandra-quorum-lost");
+            "runbook-maintenance-jobs", "runbook-pods-down", "runbook-cassandra-quorum-lost", "runbook-rate-limited");
 
     @ParameterizedTest
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
@@ -40,7 +40,7 @@ class ChartPrometheusRuleIT {
                 "ProfileStoreIndexLag", "ProfileStoreIndexerStalled", "ProfileStoreOutboxBacklog",
                 "ProfileStoreDeadLetters", "ProfileStoreLockConflicts", "ProfileStoreServerErrors",
                 "ProfileStoreConnectionPoolTimeouts", "ProfileStoreAuditFailures", "ProfileStoreCassandraQuorumLost",
-                "ProfileStorePodDown",
+                "ProfileStoreCallerRateLimited", "ProfileStorePodDown",
                 "ProfileStoreDeploymentUnavailable",
                 "ProfileStoreMaintenanceFailed", "ProfileStoreMaintenanceFailed",
                 "ProfileStoreMaintenanceNotSucceeding", "ProfileStoreMaintenanceNotSucceeding");
@@ -114,7 +114,7 @@ class ChartPrometheusRuleIT {
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
     void everyExpressionIsValidPromQL(Values values) {
         var checked = AlertRules.check(Charts.documents(values));
-        assertThat(checked).hasSize(15);
+        assertThat(checked).hasSize(16);
         assertThat(AlertRules.errorsOf(checked)).as("PromQL errors of the %s alerts", values).isEmpty();
     }
 

@@ -39,7 +39,8 @@ class PrometheusRuleMetricsIT {
         }
         var own = names.stream().filter(n -> !n.startsWith("kube_") && !n.equals("up")).toList();
         assertThat(own).as("the service's metrics the alerts read").contains("indexer_lag_ms", "events_outbox_oldest_age_seconds",
-                "indexer_dead_letter_queue_depth", "locks_conflicts_total", "audit_failures_total");
+                "indexer_dead_letter_queue_depth", "locks_conflicts_total", "audit_failures_total",
+                "rate_limit_requests_total");
 
         var scrape = scrape();
         assertThat(missing(own, scrape)).as("metrics of the alerts that /prometheus does not have").isEmpty();

@@ -22,7 +22,10 @@ import java.net.URI;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
@@ -164,8 +167,45 @@ public final class TestStack {
         }
     }
 
+    /**
+     * People's rate limits raised to the platform's: the tests send an operator's or an admin's requests by the
+     * hundred, faster than a person would. The limits' own tests set theirs (see the overload with limits).
+     */
+    static final Map<String, String> PEOPLE_UNLIMITED = peopleUnlimited();
+
+    private static Map<String, String> peopleUnlimited() {
+        var paths = new LinkedHashMap<String, String>();
+        for (var role : List.of("roles.operator", "roles.admin", "otherRoles")) {
+            for (var kind : List.of("reads", "searches")) {
+                paths.put("limits." + role + "." + kind + ".ratePerSecond", "5000");
+                paths.put("limits." + role + "." + kind + ".burst", "10000");
+            }
+        }
+        return Map.copyOf(paths);
+    }
+
+    /** The same, as the environment variables of the bundled configuration (for instances of their own). */
+    public static Map<String, String> peopleUnlimitedEnvironment() {
+        var environment = new HashMap<String, String>();
+        for (var role : List.of("OPERATOR", "ADMIN", "OTHER")) {
+            for (var kind : List.of("READS", "SEARCHES")) {
+                environment.put("PROFILE_STORE_LIMITS_" + role + "_" + kind + "_RATE", "5000");
+                environment.put("PROFILE_STORE_LIMITS_" + role + "_" + kind + "_BURST", "10000");
+            }
+        }
+        return environment;
+    }
+
     /** For {@code DropwizardAppExtension}: the stack's addresses, and random free ports for the service. */
     public static ConfigOverride[] configOverrides(ConfigOverride... more) {
+        return configOverrides(Map.of(), more);
+    }
+
+    /**
+     * The same with rate limits of a test's own ({@code limits.roles.operator.reads.burst} to its value), in place
+     * of the raised ones: Dropwizard applies overrides in no given order, so one path must not be overridden twice.
+     */
+    public static ConfigOverride[] configOverrides(Map<String, String> limits, ConfigOverride... more) {
         var overrides = new ArrayList<ConfigOverride>();
         endpoints().configOverrides().forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
         overrides.add(ConfigOverride.randomPorts());
@@ -173,6 +213,9 @@ public final class TestStack {
         overrides.add(ConfigOverride.config("auth.jwt.jwksFile", TestAuth.jwksFile().toString()));
         overrides.add(ConfigOverride.config("auth.jwt.issuer", TestAuth.ISSUER));
         overrides.add(ConfigOverride.config("auth.jwt.audience", TestAuth.AUDIENCE));
+        var rateLimits = new LinkedHashMap<>(PEOPLE_UNLIMITED);
+        rateLimits.putAll(limits);
+        rateLimits.forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
         overrides.addAll(List.of(more));
         return overrides.toArray(ConfigOverride[]::new);
     }

@@ -1,0 +1,132 @@
+package io.profilestore.limits;
+
+import com.fasterxml.jackson.annotation.JsonMerge;
+import io.profilestore.auth.Role;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Token buckets per caller on reads and searches (see {@link CallerBuckets}), per role. A file of one's own may
+ * name only what it changes: the roles' map and their limits are merged over the defaults, never replaced.
+ */
+public class RateLimitSettings {
+
+    /**
+     * The processing platform: far above what it asks (the benchmark drives 500 reads and 50 searches a second with
+     * one key, and about 650 searches a second closed loop), so that only a runaway loop meets the limit.
+     */
+    static final RoleLimits PLATFORM = new RoleLimits(new Limit(5_000, 10_000), new Limit(5_000, 10_000));
+
+    /**
+     * People at a desk: a profile every half second on average, and a search a second (the console searches as one
+     * types, each pause of 250 ms, so a name typed quickly is a few searches), with bursts of tens for paging back and
+     * forth. Paging through everyone stays slow: 20 hits a second at most, each search audited.
+     */
+    static final RoleLimits PEOPLE = new RoleLimits(new Limit(2, 60), new Limit(1, 30));
+
+    /** By role name ({@code platform}, {@code operator}, ...): merged over the defaults. */
+    @Valid
+    @NotNull
+    @JsonMerge
+    public Map<String, RoleLimits> roles = defaults();
+
+    /** The limits of a role that {@link #roles} does not name. */
+    @Valid
+    @NotNull
+    @JsonMerge
+    public RoleLimits otherRoles = PEOPLE.copy();
+
+    /**
+     * Callers whose buckets are kept at most (the least recently seen go first): a bound on memory however many
+     * JWT subjects call.
+     */
+    @Min(100)
+    @Max(10_000_000)
+    public int maxCallers = 100_000;
+
+    /**
+     * JWT subjects that get a label of their own in the metrics (the first seen since start); further ones are
+     * counted as {@code other}. API keys always have their own: their names are configured, so bounded.
+     */
+    @Min(0)
+    @Max(1_000)
+    public int labelledSubjects = 100;
+
+    static Map<String, RoleLimits> defaults() {
+        var roles = new LinkedHashMap<String, RoleLimits>();
+        roles.put(Role.PLATFORM_NAME, PLATFORM.copy());
+        roles.put(Role.OPERATOR_NAME, PEOPLE.copy());
+        roles.put(Role.ADMIN_NAME, PEOPLE.copy());
+        return roles;
+    }
+
+    @AssertTrue(message = "names roles the service does not have (platform, operator, admin)")
+    public boolean isRolesKnown() {
+        try {
+            roles.keySet().forEach(Role::of);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The limits of one role: its reads (every GET of /v1 but search) and its searches. */
+    public static class RoleLimits {
+
+        @Valid
+        @NotNull
+        @JsonMerge
+        public Limit reads;
+
+        @Valid
+        @NotNull
+        @JsonMerge
+        public Limit searches;
+
+        public RoleLimits() {
+        }
+
+        RoleLimits(Limit reads, Limit searches) {
+            this.reads = reads;
+            this.searches = searches;
+        }
+
+        RoleLimits copy() {
+            return new RoleLimits(reads.copy(), searches.copy());
+        }
+
+        Limit of(RequestKind kind) {
+            return kind == RequestKind.SEARCH ? searches : reads;
+        }
+    }
+
+    /** A token bucket: refilled at {@code ratePerSecond}, holding {@code burst} tokens at most. */
+    public static class Limit {
+
+        @DecimalMin(value = "0.001")
+        @Max(1_000_000)
+        public double ratePerSecond;
+
+        @Min(1)
+        @Max(10_000_000)
+        public long burst;
+
+        public Limit() {
+        }
+
+        Limit(double ratePerSecond, long burst) {
+            this.ratePerSecond = ratePerSecond;
+            this.burst = burst;
+        }
+
+        Limit copy() {
+            return new Limit(ratePerSecond, burst);
+        }
+    }
+}

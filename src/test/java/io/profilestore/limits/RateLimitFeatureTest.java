@@ -1,0 +1,85 @@
+package io.profilestore.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.profilestore.resources.AuditResource;
+import io.profilestore.resources.CallerResource;
+import io.profilestore.resources.OpenApiResource;
+import io.profilestore.resources.ProfileResource;
+import io.profilestore.resources.SearchResource;
+import io.profilestore.resources.UserResource;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.ResourceInfo;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Which of the resources' methods are limited, and as what: reads and searches, never a write. */
+class RateLimitFeatureTest {
+
+    static final List<Class<?>> RESOURCES = List.of(ProfileResource.class, UserResource.class, SearchResource.class,
+            AuditResource.class, CallerResource.class, OpenApiResource.class);
+
+    @Test
+    void readsAndSearchesAreLimitedWritesAreNot() {
+        var kinds = new TreeMap<String, String>();
+        for (var type : RESOURCES) {
+            for (var method : type.getMethods()) {
+                String verb = verb(method);
+                if (verb == null) {
+                    continue;
+                }
+                var kind = RateLimitFeature.kindOf(info(type, method));
+                kinds.put(verb + " " + path(type, method), kind == null ? "-" : kind.label());
+            }
+        }
+        assertThat(kinds).containsAllEntriesOf(Map.of(
+                "GET /v1/profiles/{pid}", "read",
+                "GET /v1/users/{uid}", "read",
+                "GET /v1/users/{uid}/merges", "read",
+                "GET /v1/audit", "read",
+                "GET /v1/me", "read",
+                "GET /v1/search", "search",
+                "POST /v1/search", "search",
+                "GET /openapi.json", "-"));
+        var writes = kinds.entrySet().stream().filter(e -> !e.getKey().startsWith("GET ")
+                && !e.getKey().equals("POST /v1/search")).toList();
+        assertThat(writes).as("the writes").hasSizeGreaterThan(5).allSatisfy(e -> assertThat(e.getValue()).isEqualTo("-"));
+    }
+
+    static String verb(Method method) {
+        for (var verb : List.of(GET.class, POST.class, PUT.class, PATCH.class, DELETE.class)) {
+            if (method.isAnnotationPresent(verb)) {
+                return verb.getSimpleName();
+            }
+        }
+        return null;
+    }
+
+    static String path(Class<?> type, Method method) {
+        String base = type.getAnnotation(Path.class).value();
+        var sub = method.getAnnotation(Path.class);
+        return sub == null ? base : base + "/" + sub.value();
+    }
+
+    static ResourceInfo info(Class<?> type, Method method) {
+        return new ResourceInfo() {
+            @Override
+            public Method getResourceMethod() {
+                return method;
+            }
+
+            @Override
+            public Class<?> getResourceClass() {
+                return type;
+            }
+        };
+    }
+}

@@ -1,0 +1,91 @@
+package io.profilestore.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.TestAuth;
+import io.profilestore.testing.TestStack;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Limits per caller on a running service with authentication on: an operator's key past its tiny limits gets 429
+ * rate-limited with Retry-After computed from its bucket and nothing of the resource, while another operator (a
+ * JWT subject), the platform and writes go on; the metrics count both outcomes by the key's name, never its token.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class RateLimitIT {
+
+    /** Operators: 2 reads, then one every 100 s; 1 search, then one every 50 s. */
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(Map.of(
+                    "limits.roles.operator.reads.ratePerSecond", "0.01",
+                    "limits.roles.operator.reads.burst", "2",
+                    "limits.roles.operator.searches.ratePerSecond", "0.02",
+                    "limits.roles.operator.searches.burst", "1")));
+
+    @Test
+    void aCallerPastItsLimitIsAnswered429WithRetryAfter() {
+        var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        var created = platform.create("{\"surname\": \"Лимитова\"}");
+        assertThat(created.status()).isEqualTo(201);
+        UUID pid = created.pid();
+        var operator = new Api(APP.getLocalPort()).as(TestAuth.OPERATOR);
+
+        assertThat(operator.get(pid).status()).isEqualTo(200);
+        assertThat(operator.get(pid).status()).isEqualTo(200);
+        var refused = operator.get(pid);
+        Api.assertProblem(refused, 429, "rate-limited");
+        // the bucket refills one read in 100 s, and the two reads took well under a second of it
+        assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(
+                seconds -> assertThat(Long.parseLong(seconds)).isBetween(90L, 100L));
+        assertThat(refused.headers().firstValue("ETag")).as("a header of the refused resource").isEmpty();
+        assertThat(refused.body()).doesNotContain("Лимитова").doesNotContain(pid.toString());
+        assertThat(operator.user(UUID.randomUUID()).status()).as("another read of the same caller").isEqualTo(429);
+
+        // searches have a bucket of their own
+        String search = "/v1/search?surname=" + java.net.URLEncoder.encode("Лимитова", java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(operator.send("GET", search, null, null, Map.of()).status()).isEqualTo(200);
+        var searchRefused = operator.send("POST", "/v1/search", "application/json", "{\"surname\": \"Лимитова\"}", Map.of());
+        Api.assertProblem(searchRefused, 429, "rate-limited");
+        assertThat(Long.parseLong(searchRefused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 50L);
+
+        // another credential of the same role has buckets of its own; the platform and writes are not held
+        var anna = new Api(APP.getLocalPort()).as(TestAuth.jwt("anna.limits", List.of("operator"), Duration.ofMinutes(5)));
+        assertThat(anna.get(pid).status()).isEqualTo(200);
+        assertThat(platform.get(pid).status()).isEqualTo(200);
+        assertThat(platform.put(pid, Api.etag(1), "{\"surname\": \"Лимитова\"}").status()).isEqualTo(200);
+
+        var scrape = scrape();
+        assertThat(scrape)
+                .containsPattern("(?m)^rate_limit_requests_total\\{caller=\"test-operator\",kind=\"read\",outcome=\"allowed\"} 2(\\.0)?$")
+                .containsPattern("(?m)^rate_limit_requests_total\\{caller=\"test-operator\",kind=\"read\",outcome=\"limited\"} 2(\\.0)?$")
+                .containsPattern("(?m)^rate_limit_requests_total\\{caller=\"test-operator\",kind=\"search\",outcome=\"limited\"} 1(\\.0)?$")
+                .containsPattern("(?m)^rate_limit_requests_total\\{caller=\"anna.limits\",kind=\"read\",outcome=\"allowed\"} 1(\\.0)?$")
+                .doesNotContain(TestAuth.OPERATOR).doesNotContain("psk_");
+    }
+
+    private static String scrape() {
+        try {
+            var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + APP.getAdminPort() + "/prometheus")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            return response.body();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
