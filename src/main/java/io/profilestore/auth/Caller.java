@@ -23,4 +23,9 @@ public record Caller(String name, Kind kind, Set<Role> roles) implements Princip
     public boolean has(Role role) {
         return roles.contains(role);
     }
+
+    /** A person's credential: it holds a role other than {@code platform}, the one role of machines. */
+    public boolean isPerson() {
+        return roles.stream().anyMatch(role -> role != Role.PLATFORM);
+    }
 }
