@@ -37,6 +37,8 @@
   function problemText(status, problem) {
     const type = (problem && problem.type || "").split("/").pop();
     if (type === "search-unavailable") return t("err.search-unavailable");
+    // a machine's key at sign-in: the service says why, and whom to ask (in English; the page's own words in Russian)
+    if (type === "machine-credential") return lang === "en" && problem.detail ? problem.detail : t("err.machine-credential");
     // a conflict's detail says which (merged already, moved meanwhile, someone else's change in progress)
     if (status === 409) return t("err.409", { detail: problem && problem.detail || problem && problem.title || "409" });
     if ([401, 403, 412].includes(status)) return t("err." + status);
@@ -91,7 +93,8 @@
   async function signIn(token) {
     if (token) sessionStorage.setItem(TOKEN, token.trim());
     try {
-      me = (await api("GET", "/v1/me")).json;
+      // the console's session admits people only: the service refuses a machine's key (403 machine-credential)
+      me = (await api("GET", "/v1/console/session")).json;
     } catch (e) {
       me = null;
       sessionStorage.removeItem(TOKEN);
@@ -103,7 +106,7 @@
     $("who").textContent = me.name + " · " + me.roles.join(", ");
     $("nav").hidden = false;
     $("sign-out").hidden = !settings.authEnabled;
-    $("nav-audit").hidden = !has("admin");
+    $("nav-audit").hidden = !may("audit");
     route();
   }
   function signOut(clearMessage) {
@@ -117,6 +120,17 @@
   }
   function has(role) {
     return !!me && me.roles.includes(role);
+  }
+  /**
+   * What the signed-in person may do, so that the page shows nothing their roles would refuse (docs/security.md,
+   * "By endpoint"). Every role the console admits reads and searches; the platform's right to edit is a machine's,
+   * not shown to a person who also holds it.
+   */
+  function may(what) {
+    if (what === "edit") return has("editor");
+    if (what === "merge") return has("editor") || has("admin");
+    if (what === "audit") return has("admin");
+    return false;
   }
 
   // Authorization code with PKCE: the verifier stays in this tab; the provider sees only its hash.
@@ -192,7 +206,7 @@
     const hash = location.hash || "#/search/";
     if (hash.startsWith("#/profile/")) {
       openProfile(decoded(hash.slice("#/profile/".length)));
-    } else if (hash.startsWith("#/audit") && has("admin")) {
+    } else if (hash.startsWith("#/audit") && may("audit")) {
       show("audit");
     } else {
       show("search");
@@ -330,20 +344,21 @@
       say("");
       $("profile-title").focus();
       await showUser(profile.json.uid);
-      if (has("admin")) {
+      if (may("merge")) {
         $("unmerge-result").hidden = true;
         await showHistory(profile.json.uid);
-        await showProfileAudit(pid);
       }
+      if (may("audit")) await showProfileAudit(pid);
     } catch (e) {
       fail(e);
     }
   }
   function showProfile(profile) {
     showFacts(profile);
-    $("edit-box").hidden = !has("platform");
+    $("edit-box").hidden = !may("edit");
     $("edit-data").value = JSON.stringify(profile.data || {}, null, 2);
-    $("admin-box").hidden = !has("admin");
+    $("merge-box").hidden = !may("merge");
+    $("profile-audit-box").hidden = !may("audit");
   }
   /** What the profile is now: title, ids, version, data (the edit box is left as it is). */
   function showFacts(profile) {

@@ -3,14 +3,17 @@ package io.profilestore.auth;
 import java.util.Locale;
 
 /**
- * What a caller may do. {@code platform}: the processing platform, which changes profiles and users and reads
- * and searches them; {@code operator}: people at a bank's desk, who read and search only (every look-up audited);
- * {@code admin}: merges, unmerges, index maintenance and the audit trail.
+ * What a caller may do. {@code platform}: the processing platform, a machine, which changes profiles and users
+ * and reads and searches them; the others are people, every look-up of theirs audited before it is answered:
+ * {@code operator}, people at a bank's desk, who read and search only; {@code editor}, the data steward, who
+ * changes profiles as the platform does and merges and unmerges users; {@code admin}, who merges, unmerges, reads
+ * the audit trail and finds and reads the people they merge.
  */
 public enum Role {
-    PLATFORM, OPERATOR, ADMIN;
+    PLATFORM, OPERATOR, EDITOR, ADMIN;
 
     public static final String PLATFORM_NAME = "platform";
+    public static final String EDITOR_NAME = "editor";
     public static final String OPERATOR_NAME = "operator";
     public static final String ADMIN_NAME = "admin";
 
@@ -28,6 +31,7 @@ public enum Role {
                 return role;
             }
         }
-        throw new IllegalArgumentException("unknown role '" + name + "': platform, operator or admin (exactly, in lower case)");
+        throw new IllegalArgumentException("unknown role '" + name
+                + "': platform, operator, editor or admin (exactly, in lower case)");
     }
 }

@@ -20,7 +20,7 @@ public class ApiKeyCommand extends Command {
     @Override
     public void configure(Subparser subparser) {
         subparser.addArgument("--name").required(true).help("who the key is for, e.g. processing-platform");
-        subparser.addArgument("--role").required(true).nargs("+").help("platform, operator and/or admin");
+        subparser.addArgument("--role").required(true).nargs("+").help("platform, operator, editor and/or admin");
     }
 
     @Override

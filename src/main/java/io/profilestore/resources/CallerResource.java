@@ -1,8 +1,10 @@
 package io.profilestore.resources;
 
 import io.dropwizard.auth.Auth;
+import io.profilestore.api.Problem;
 import io.profilestore.auth.Caller;
 import io.profilestore.auth.Role;
+import io.profilestore.resources.problems.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -10,17 +12,38 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
-/** {@code GET /v1/me}: who the token is, and its roles; the console shows each role what it may do. */
-@Path("/v1/me")
+/**
+ * Who the token is: {@code GET /v1/me}, for any caller; {@code GET /v1/console/session}, the console's sign-in,
+ * which admits people only. The console is where a person pages through everyone; a machine's credential (only
+ * {@code platform}) has no business there, so the service, not the page, refuses it.
+ */
+@Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class CallerResource {
 
     public record Me(String name, Caller.Kind kind, List<String> roles) {
+        static Me of(Caller caller) {
+            return new Me(caller.name(), caller.kind(), caller.roles().stream().map(Role::roleName).sorted().toList());
+        }
     }
 
     @GET
-    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.ADMIN_NAME})
+    @Path("me")
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     public Me me(@Auth Caller caller) {
-        return new Me(caller.name(), caller.kind(), caller.roles().stream().map(Role::roleName).sorted().toList());
+        return Me.of(caller);
+    }
+
+    @GET
+    @Path("console/session")
+    // platform is let through the role check so that it is told why it may not, rather than a bare 403 forbidden
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
+    public Me consoleSession(@Auth Caller caller) {
+        if (caller.isMachine()) {
+            throw new ProblemException(Problem.of(403, "machine-credential", "Forbidden",
+                    "This is a machine credential (role platform only); the console is for people: ask for an "
+                            + "operator, editor or admin key"));
+        }
+        return Me.of(caller);
     }
 }

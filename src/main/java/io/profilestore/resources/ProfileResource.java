@@ -49,7 +49,7 @@ public class ProfileResource {
 
     @POST
     @Path("profiles")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response create(@NotNull @Valid CreateProfileRequest request, @Context UriInfo uri) {
@@ -62,7 +62,7 @@ public class ProfileResource {
 
     @GET
     @Path("profiles/{pid}")
-    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     public Response get(@PathParam("pid") String pid) {
         var profile = profiles.get(Pids.parse("pid", pid));
         return Response.ok(profile).tag(etag(profile)).build();
@@ -71,7 +71,7 @@ public class ProfileResource {
     @ConditionalWrite
     @PUT
     @Path("profiles/{pid}")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response replace(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
@@ -85,7 +85,7 @@ public class ProfileResource {
     @ConditionalWrite
     @PATCH
     @Path("profiles/{pid}")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MERGE_PATCH)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response patch(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
@@ -99,7 +99,7 @@ public class ProfileResource {
     @ConditionalWrite
     @DELETE
     @Path("profiles/{pid}")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     public Response erase(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch) {
         var id = Pids.parse("pid", pid);
         profiles.erase(id, IfMatch.version(ifMatch));
@@ -108,7 +108,7 @@ public class ProfileResource {
 
     @POST
     @Path("profiles:batchCreate")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(BATCH_BODY_LIMIT)
     public Response batchCreate(@NotNull @Valid BatchCreateRequest request) {
@@ -119,7 +119,7 @@ public class ProfileResource {
 
     @POST
     @Path("profiles:batchUpdate")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(BATCH_BODY_LIMIT)
     public BatchUpdateResponse batchUpdate(@NotNull @Valid BatchUpdateRequest request) {

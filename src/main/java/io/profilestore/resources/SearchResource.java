@@ -21,7 +21,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.StringJoiner;
 
-/** {@code GET /v1/search} and {@code POST /v1/search} (the same, its terms in the body): operators' look-ups. */
+/**
+ * {@code GET /v1/search} and {@code POST /v1/search} (the same, its terms in the body): the platform's look-ups and
+ * people's (every person's audited).
+ */
 @Path("/v1/search")
 @Produces(MediaType.APPLICATION_JSON)
 public class SearchResource {
@@ -33,7 +36,7 @@ public class SearchResource {
     }
 
     @GET
-    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     public SearchResponse search(@QueryParam("q") String q, @QueryParam("surname") String surname, @QueryParam("firstName") String firstName,
             @QueryParam("patronymic") String patronymic, @QueryParam("birthDate") String birthDate,
             @QueryParam("phone") String phone, @QueryParam("document") String document,
@@ -44,7 +47,7 @@ public class SearchResource {
     }
 
     @POST
-    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(8 * 1024)
     public SearchResponse searchInBody(@NotNull @Valid SearchRequest request) {

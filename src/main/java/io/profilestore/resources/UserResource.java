@@ -38,7 +38,7 @@ public class UserResource {
 
     @GET
     @Path("users/{uid}")
-    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME})
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     public Response get(@PathParam("uid") String uid) {
         User user = users.get(Pids.parse("uid", uid));
         return Response.ok(user).tag(new EntityTag(Long.toString(user.version()))).build();
@@ -46,7 +46,7 @@ public class UserResource {
 
     @GET
     @Path("users/{uid}/merges")
-    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.ADMIN_NAME})
+    @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     public MergeHistory merges(@PathParam("uid") String uid) {
         return history.of(Pids.parse("uid", uid));
     }
@@ -54,7 +54,7 @@ public class UserResource {
     @ConditionalWrite
     @PUT
     @Path("profiles/{pid}/user")
-    @RolesAllowed(Role.PLATFORM_NAME)
+    @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
     public Response move(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
@@ -67,7 +67,7 @@ public class UserResource {
 
     @POST
     @Path("users/{uid}/merge")
-    @RolesAllowed(Role.ADMIN_NAME)
+    @RolesAllowed({Role.EDITOR_NAME, Role.ADMIN_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(64 * 1024)
     public UserResults.Merged merge(@PathParam("uid") String uid, @NotNull @Valid UserRequests.Merge request) {
@@ -76,7 +76,7 @@ public class UserResource {
 
     @POST
     @Path("users/{uid}/unmerge")
-    @RolesAllowed(Role.ADMIN_NAME)
+    @RolesAllowed({Role.EDITOR_NAME, Role.ADMIN_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
     public UserResults.Unmerged unmerge(@PathParam("uid") String uid, @NotNull @Valid UserRequests.Unmerge request) {

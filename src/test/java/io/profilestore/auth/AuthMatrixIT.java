@@ -54,9 +54,11 @@ class AuthMatrixIT {
                 new Caller("platform key", TestAuth.PLATFORM, Set.of(Role.PLATFORM)),
                 new Caller("operator key", TestAuth.OPERATOR, Set.of(Role.OPERATOR)),
                 new Caller("admin key", TestAuth.ADMIN, Set.of(Role.ADMIN)),
+                new Caller("editor key", TestAuth.EDITOR, Set.of(Role.EDITOR)),
                 new Caller("platform JWT", TestAuth.jwt("svc-platform", List.of("platform"), Duration.ofMinutes(5)), Set.of(Role.PLATFORM)),
                 new Caller("operator JWT", TestAuth.jwt("anna.operator", List.of("operator", "other-app-role"), Duration.ofMinutes(5)), Set.of(Role.OPERATOR)),
-                new Caller("admin JWT", TestAuth.jwt("admin.person", List.of("admin"), Duration.ofMinutes(5)), Set.of(Role.ADMIN)));
+                new Caller("admin JWT", TestAuth.jwt("admin.person", List.of("admin"), Duration.ofMinutes(5)), Set.of(Role.ADMIN)),
+                new Caller("editor JWT", TestAuth.jwt("erik.editor", List.of("editor"), Duration.ofMinutes(5)), Set.of(Role.EDITOR)));
     }
 
     static Api owner() {
@@ -72,29 +74,39 @@ class AuthMatrixIT {
     }
 
     static List<Endpoint> endpoints() {
-        var platform = Set.of(Role.PLATFORM);
-        var readers = Set.of(Role.PLATFORM, Role.OPERATOR);
+        // the editor changes profiles as the platform does; whoever merges may find and read the people merged
+        var changers = Set.of(Role.PLATFORM, Role.EDITOR);
+        var readers = Set.of(Role.PLATFORM, Role.OPERATOR, Role.EDITOR, Role.ADMIN);
+        var mergers = Set.of(Role.EDITOR, Role.ADMIN);
         var admin = Set.of(Role.ADMIN);
+        var everyRole = Set.of(Role.values());
+        var people = Set.of(Role.OPERATOR, Role.EDITOR, Role.ADMIN);
         return List.of(
-                new Endpoint("POST /v1/profiles", platform, api -> api.create("{\"surname\": \"Тестова\"}")),
+                new Endpoint("POST /v1/profiles", changers, api -> api.create("{\"surname\": \"Тестова\"}")),
                 new Endpoint("GET /v1/profiles/{pid}", readers, api -> api.get(profile())),
-                new Endpoint("PUT /v1/profiles/{pid}", platform, api -> api.put(profile(), etag(1), "{\"a\": 1}")),
-                new Endpoint("PATCH /v1/profiles/{pid}", platform, api -> api.patch(profile(), etag(1), "{\"a\": 1}")),
-                new Endpoint("DELETE /v1/profiles/{pid}", platform, api -> api.delete(profile(), etag(1))),
-                new Endpoint("POST /v1/profiles:batchCreate", platform, api -> api.batchCreate(
+                new Endpoint("PUT /v1/profiles/{pid}", changers, api -> api.put(profile(), etag(1), "{\"a\": 1}")),
+                new Endpoint("PATCH /v1/profiles/{pid}", changers, api -> api.patch(profile(), etag(1), "{\"a\": 1}")),
+                new Endpoint("DELETE /v1/profiles/{pid}", changers, api -> api.delete(profile(), etag(1))),
+                new Endpoint("POST /v1/profiles:batchCreate", changers, api -> api.batchCreate(
                         "{\"profiles\": [{\"data\": {}}]}")),
-                new Endpoint("POST /v1/profiles:batchUpdate", platform, api -> api.batchUpdate(
+                new Endpoint("POST /v1/profiles:batchUpdate", changers, api -> api.batchUpdate(
                         "{\"updates\": [{\"pid\": \"" + profile() + "\", \"version\": 1, \"data\": {}}]}")),
-                new Endpoint("PUT /v1/profiles/{pid}/user", platform, api -> api.move(profile(), etag(1), user())),
+                new Endpoint("PUT /v1/profiles/{pid}/user", changers, api -> api.move(profile(), etag(1), user())),
                 new Endpoint("GET /v1/users/{uid}", readers, api -> api.user(user())),
-                new Endpoint("POST /v1/users/{uid}/merge", admin, api -> api.merge(user(), user())),
-                new Endpoint("POST /v1/users/{uid}/unmerge", admin, api -> {
+                new Endpoint("POST /v1/users/{uid}/merge", mergers, api -> api.merge(user(), user())),
+                new Endpoint("POST /v1/users/{uid}/unmerge", mergers, api -> {
                     var target = user();
                     var source = user();
                     owner().merge(target, source);
                     return api.unmerge(target, source);
                 }),
                 new Endpoint("GET /v1/search", readers, api -> api.send("GET", "/v1/search?surname=Тестова&limit=1", null, null, Map.of())),
+                new Endpoint("POST /v1/search", readers, api -> api.send("POST", "/v1/search", "application/json",
+                        "{\"surname\": \"Тестова\", \"limit\": 1}", Map.of())),
+                new Endpoint("GET /v1/users/{uid}/merges", everyRole, api -> api.send("GET", "/v1/users/" + user() + "/merges",
+                        null, null, Map.of())),
+                new Endpoint("GET /v1/me", everyRole, api -> api.send("GET", "/v1/me", null, null, Map.of())),
+                new Endpoint("GET /v1/console/session", people, api -> api.send("GET", "/v1/console/session", null, null, Map.of())),
                 new Endpoint("GET /v1/audit", admin, api -> api.send("GET", "/v1/audit?limit=1", null, null, Map.of())),
                 new Endpoint("POST /tasks/reconcile (admin port)", admin, api -> admin(api).send("POST",
                         "/tasks/reconcile?dryRun=true", null, null, Map.of())),
@@ -136,5 +148,20 @@ class AuthMatrixIT {
             assertThat(reply.status()).as(reply.body()).isEqualTo(403);
             assertThat(reply.contentType()).startsWith("application/problem+json");
         }
+    }
+
+    /** The console is for people: a machine's credential is told so at sign-in, by the service, in its own words. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("machines")
+    void aMachineCredentialIsRefusedAConsoleSession(String name, String token) {
+        var reply = new Api(APP.getLocalPort()).as(token).send("GET", "/v1/console/session", null, null, Map.of());
+
+        Api.assertProblem(reply, 403, "machine-credential");
+        assertThat(reply.json().path("detail").asText()).contains("machine credential").contains("console is for people");
+    }
+
+    static Stream<Arguments> machines() {
+        return Stream.of(Arguments.of("platform key", TestAuth.PLATFORM),
+                Arguments.of("platform JWT", TestAuth.jwt("svc-platform", List.of("platform", "other-app-role"), Duration.ofMinutes(5))));
     }
 }

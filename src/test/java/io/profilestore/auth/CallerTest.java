@@ -18,6 +18,7 @@ class CallerTest {
         assertThat(new Caller("anna", Caller.Kind.JWT, Set.of(Role.PLATFORM, Role.OPERATOR)).isMachine()).isFalse();
         assertThat(new Caller("ops", Caller.Kind.API_KEY, Set.of(Role.PLATFORM, Role.ADMIN)).isMachine()).isFalse();
         assertThat(new Caller("anna", Caller.Kind.JWT, Set.of(Role.OPERATOR)).isMachine()).isFalse();
+        assertThat(new Caller("vera", Caller.Kind.API_KEY, Set.of(Role.EDITOR)).isMachine()).isFalse();
     }
 
     @Test

@@ -32,8 +32,9 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 /**
- * The operator console in a real browser (Debian's Chromium) against the real stack: each role signs in, finds
- * people as they would type them, opens, edits, merges; a stale edit is refused, never overwritten.
+ * The operator console in a real browser (Debian's Chromium) against the real stack: each role of people signs in,
+ * finds people as they would type them, opens, edits, merges, each shown only what it may do; a stale edit is
+ * refused, never overwritten; a machine's key is refused at sign-in.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ConsoleIT {
@@ -164,7 +165,9 @@ class ConsoleIT {
         browser.until(d -> !d.findElements(By.cssSelector("#user-profiles a[href='#/profile/" + ivanov.pid() + "']")).isEmpty(),
                 "the user's profiles");
         assertThat(browser.driver().findElement(By.id("edit-box")).isDisplayed()).as("an operator does not edit").isFalse();
-        assertThat(browser.driver().findElement(By.id("admin-box")).isDisplayed()).as("nor merge").isFalse();
+        assertThat(browser.driver().findElement(By.id("merge-box")).isDisplayed()).as("nor merge").isFalse();
+        assertThat(browser.driver().findElement(By.id("profile-audit-box")).isDisplayed()).as("nor read the trail").isFalse();
+        assertThat(browser.driver().findElement(By.id("nav-audit")).isDisplayed()).isFalse();
         browser.screenshot("profile");
 
         browser.find("#lang").click();
@@ -173,11 +176,29 @@ class ConsoleIT {
     }
 
     @Test
-    void aPlatformEditIsSavedAndAStaleOneIsRefusedNeverOverwriting() {
+    void aMachinesKeyIsRefusedAtSignInAndToldWhy() {
+        browser.find("#api-key").sendKeys(TestAuth.PLATFORM);
+        browser.find("#sign-in").click();
+
+        browser.until(d -> d.findElement(By.id("status")).getText().equals("This is a machine credential (role platform"
+                + " only); the console is for people: ask for an operator, editor or admin key"), "the refusal explained");
+        assertThat(browser.find("#view-sign-in").isDisplayed()).isTrue();
+        assertThat(browser.driver().findElement(By.id("view-search")).isDisplayed()).as("no search box").isFalse();
+        assertThat(browser.driver().findElement(By.id("nav")).isDisplayed()).isFalse();
+        assertThat(browser.script("return sessionStorage.getItem('profile-store.token')")).as("the key forgotten").isNull();
+    }
+
+    @Test
+    void anEditorsEditIsSavedAndAStaleOneIsRefusedNeverOverwriting() {
         var person = create("{\"surname\": \"Редактова\", \"firstName\": \"Нина\"}");
-        signIn(TestAuth.PLATFORM, "test-platform");
+        signIn(TestAuth.EDITOR, "test-editor");
         browser.open(console() + "#/profile/" + person.pid());
         browser.until(d -> d.findElement(By.id("profile-title")).getText().equals("Редактова Нина"), "the profile");
+        // the data steward edits, merges and unmerges; the audit trail is the admin's
+        assertThat(browser.find("#edit-box").isDisplayed()).isTrue();
+        assertThat(browser.find("#merge-box").isDisplayed()).isTrue();
+        assertThat(browser.driver().findElement(By.id("profile-audit-box")).isDisplayed()).isFalse();
+        assertThat(browser.driver().findElement(By.id("nav-audit")).isDisplayed()).isFalse();
 
         edit("{\"surname\": \"Редактова\", \"firstName\": \"Нина\", \"email\": \"nina@example.test\"}");
         browser.until(d -> d.findElement(By.id("status")).getText().contains("version 2"), "saved as version 2");
@@ -209,9 +230,12 @@ class ConsoleIT {
         var merged = create("{\"surname\": \"Слиянова\", \"firstName\": \"Вера\", \"birthDate\": \"1990-01-01\"}");
         assertThat(platform.as(TestAuth.OPERATOR).get(kept.pid()).status()).isEqualTo(200);
 
-        // an admin who opens profiles also holds a role that may read them (here platform, whose reads are not audited)
-        signIn(TestAuth.PLATFORM_AND_ADMIN, "test-platform-admin");
+        // whoever merges finds and reads the people merged: an admin's key alone searches and opens them (audited)
+        signIn(TestAuth.ADMIN, "test-admin");
+        typeAndFind("Слиянова Вера", kept.pid());
         browser.open(console() + "#/profile/" + kept.pid());
+        browser.until(d -> d.findElement(By.id("merge-box")).isDisplayed(), "merge and unmerge shown");
+        assertThat(browser.driver().findElement(By.id("edit-box")).isDisplayed()).as("an admin does not edit").isFalse();
         browser.until(d -> d.findElements(By.cssSelector("#profile-audit tr.audit-record")).stream()
                 .anyMatch(r -> r.getText().contains("test-operator") && r.getText().contains("GET /v1/profiles/{pid}")),
                 "the operator's look-up in the audit trail");
@@ -238,7 +262,7 @@ class ConsoleIT {
         assertThat(profilesOf(kept.uid())).containsExactly(kept.pid());
 
         browser.find("#nav-audit").click();
-        browser.find("#audit-actor").sendKeys("test-platform-admin");
+        browser.find("#audit-actor").sendKeys("test-admin");
         browser.find("#audit-search").click();
         browser.until(d -> d.findElements(By.cssSelector("#audit tr.audit-record")).stream()
                 .anyMatch(r -> r.getText().contains("/unmerge")), "the admin's unmerge in the trail");
@@ -259,7 +283,7 @@ class ConsoleIT {
         assertThat(admin.merge(c.uid(), b.uid()).status()).isEqualTo(200);
         assertThat(platform.delete(erased, Api.etag(3)).status()).as("erased after both merges").isEqualTo(204);
 
-        signIn(TestAuth.PLATFORM_AND_ADMIN, "test-platform-admin");
+        signIn(TestAuth.ADMIN, "test-admin");
         browser.open(console() + "#/profile/" + c.pid());
         browser.until(d -> d.findElements(By.cssSelector("#merge-history li.merge")).size() == 2, "both merges listed");
         var earlier = browser.find("#merge-history li.merge:nth-child(2)");
@@ -282,21 +306,14 @@ class ConsoleIT {
     }
 
     @Test
-    void aRoleThatMayNotAndAConflictAreToldWhatTheyMean() {
+    void aConflictIsToldWhatItMeans() {
         var person = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\"}");
         var elsewhere = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\", \"birthDate\": \"1970-05-06\"}");
         var merged = create("{\"surname\": \"Отказова\", \"firstName\": \"Ада\", \"birthDate\": \"1971-05-06\"}");
         assertThat(platform.as(TestAuth.ADMIN).merge(elsewhere.uid(), merged.uid()).status()).isEqualTo(200);
 
-        // an admin key alone may merge but not read a person (docs/security.md, Access control and audit): the 403
-        // says so, not "not found"
-        signIn(TestAuth.ADMIN, "test-admin");
-        browser.open(console() + "#/profile/" + person.pid());
-        browser.until(d -> d.findElement(By.id("status")).getText().equals("Your role may not do this."), "the 403 explained");
-
         // merging a user merged elsewhere already: the 409 says which master it went to
-        browser.find("#sign-out").click();
-        signIn(TestAuth.PLATFORM_AND_ADMIN, "test-platform-admin");
+        signIn(TestAuth.ADMIN, "test-admin");
         browser.open(console() + "#/profile/" + person.pid());
         browser.until(d -> d.findElement(By.id("profile-title")).getText().equals("Отказова Ада"), "the profile read");
         browser.find("#merge-sources").sendKeys(merged.uid().toString());

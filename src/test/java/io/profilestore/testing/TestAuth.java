@@ -33,17 +33,20 @@ public final class TestAuth {
     public static final String PLATFORM = "psk_test-platform-0123456789abcdefghijklmnopqrstuv";
     public static final String OPERATOR = "psk_test-operator-0123456789abcdefghijklmnopqrstuv";
     public static final String ADMIN = "psk_test-admin-0123456789abcdefghijklmnopqrstuvwxyz";
+    public static final String EDITOR = "psk_test-editor-0123456789abcdefghijklmnopqrstuvwxy";
     public static final String PLATFORM_AND_ADMIN = "psk_test-everything-0123456789abcdefghijklmnopqrstu";
 
     private static final Map<String, List<String>> KEYS = Map.of(
             "test-platform", List.of("platform"),
             "test-operator", List.of("operator"),
             "test-admin", List.of("admin"),
+            "test-editor", List.of("editor"),
             "test-platform-admin", List.of("platform", "admin"));
     private static final Map<String, String> TOKENS = Map.of(
             "test-platform", PLATFORM,
             "test-operator", OPERATOR,
             "test-admin", ADMIN,
+            "test-editor", EDITOR,
             "test-platform-admin", PLATFORM_AND_ADMIN);
 
     static {
