@@ -104,6 +104,8 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> {
                 }
             }
             try {
+                // a back-off, not a wait for a condition: PostgreSQL is down or slow, and retrying at once only adds
+                // load; the queue meanwhile fills, and a full queue refuses searches
                 Thread.sleep(pause.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
