@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.TimeMeter;
 import io.profilestore.auth.Caller;
+import io.profilestore.auth.Role;
 import io.profilestore.limits.RateLimitSettings.Limit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,9 +15,9 @@ import java.util.function.LongSupplier;
 
 /**
  * One token bucket (Bucket4j) per credential and kind of request. A credential is its kind and its name (an API
- * key's name, a JWT's subject), never its token; its limit is the most generous of its roles'. Buckets live in a
- * bounded cache: one idle for as long as the slowest bucket takes to fill again is full, and dropping it changes
- * nothing, so that is how long an idle one is kept; beyond {@code maxCallers} the least recently seen go first.
+ * key's name, a JWT's subject), never its token; its limit is the most generous of its roles' (a person's: of its
+ * people's roles). Buckets live in a bounded cache: one idle for as long as the slowest bucket takes to fill again
+ * is full, and dropping it changes nothing, so that is how long an idle one is kept; beyond {@code maxCallers} the least recently seen go first.
  */
 public final class CallerBuckets {
 
@@ -73,9 +74,15 @@ public final class CallerBuckets {
         return new Decision(false, Math.max(1, seconds));
     }
 
-    /** The most generous of the caller's roles' limits: the highest rate, then the largest burst. */
+    /**
+     * The most generous of the caller's roles' limits: the highest rate, then the largest burst. A person's credential
+     * that holds platform too counts only its people's roles: the platform's limits are a machine's, and a person at
+     * a machine's pace could page through everyone.
+     */
     Limit limitOf(Caller caller, RequestKind kind) {
+        boolean machine = caller.isMachine();
         return caller.roles().stream()
+                .filter(role -> machine || role != Role.PLATFORM)
                 .map(role -> settings.roles.getOrDefault(role.roleName(), settings.otherRoles).of(kind))
                 .max(Comparator.<Limit>comparingDouble(l -> l.ratePerSecond).thenComparingLong(l -> l.burst))
                 .orElse(settings.otherRoles.of(kind));
