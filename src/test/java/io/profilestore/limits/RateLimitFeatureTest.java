@@ -27,6 +27,38 @@ class RateLimitFeatureTest {
     static final List<Class<?>> RESOURCES = List.of(ProfileResource.class, UserResource.class, SearchResource.class,
             AuditResource.class, CallerResource.class, OpenApiResource.class);
 
+    /** Every operation the limit applies to says in the OpenAPI document that it may answer 429. */
+    @Test
+    void everyLimitedOperationDescribesItsTooManyRequests() throws java.io.IOException {
+        com.fasterxml.jackson.databind.JsonNode document;
+        try (var in = RateLimitFeatureTest.class.getResourceAsStream("/openapi/openapi.json")) {
+            document = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in);
+        }
+        var limited = limitedOperations().entrySet().stream().filter(e -> !e.getValue().equals("-")).toList();
+        assertThat(limited).as("limited operations").hasSizeGreaterThan(5);
+        for (var operation : limited) {
+            String[] verbAndPath = operation.getKey().split(" ", 2);
+            var described = document.path("paths").path(verbAndPath[1]).path(verbAndPath[0].toLowerCase(java.util.Locale.ROOT));
+            assertThat(described.isMissingNode()).as("%s in the document", operation.getKey()).isFalse();
+            assertThat(described.path("responses").has("429")).as("%s answers 429", operation.getKey()).isTrue();
+        }
+    }
+
+    static Map<String, String> limitedOperations() {
+        var kinds = new TreeMap<String, String>();
+        for (var type : RESOURCES) {
+            for (var method : type.getMethods()) {
+                String verb = verb(method);
+                if (verb == null) {
+                    continue;
+                }
+                var kind = RateLimitFeature.kindOf(info(type, method));
+                kinds.put(verb + " " + path(type, method), kind == null ? "-" : kind.label());
+            }
+        }
+        return kinds;
+    }
+
     @Test
     void readsAndSearchesAreLimitedWritesAreNot() {
         var kinds = new TreeMap<String, String>();
@@ -46,6 +78,7 @@ class RateLimitFeatureTest {
                 "GET /v1/users/{uid}/merges", "read",
                 "GET /v1/audit", "read",
                 "GET /v1/me", "read",
+                "GET /v1/console/session", "read",
                 "GET /v1/search", "search",
                 "POST /v1/search", "search",
                 "GET /openapi.json", "-"));
