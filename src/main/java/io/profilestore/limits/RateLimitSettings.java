@@ -66,7 +66,7 @@ public class RateLimitSettings {
         return roles;
     }
 
-    @AssertTrue(message = "names roles the service does not have (platform, operator, admin)")
+    @AssertTrue(message = "names roles the service does not have (platform, operator, editor, admin)")
     public boolean isRolesKnown() {
         try {
             roles.keySet().forEach(Role::of);
