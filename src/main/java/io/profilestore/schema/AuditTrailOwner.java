@@ -20,6 +20,15 @@ public final class AuditTrailOwner {
              ORDER BY c.relname
             """;
 
+    /**
+     * Whether the role owns the schema migrate works in (or through a membership: since PostgreSQL 15 {@code public}
+     * belongs to pg_database_owner, the database's owner). A schema's owner may drop every table in it, whoever owns
+     * the table, so a trail there is not append-only for that role either.
+     */
+    private static final String OWNS_SCHEMA = """
+            SELECT 1 FROM pg_namespace n WHERE n.nspname = current_schema() AND pg_has_role(?, n.nspowner, 'MEMBER')
+            """;
+
     /** The service's role owns audit tables: migrate stops, saying how to hand them over. */
     public static final class OwnedByTheService extends IllegalStateException {
         OwnedByTheService(String message) {
@@ -39,10 +48,17 @@ public final class AuditTrailOwner {
     public static void check(DataSource asOwner, String serviceRole, String owner) throws SQLException {
         var tables = new ArrayList<String>();
         String schema;
+        boolean ownsSchema;
         try (var connection = asOwner.getConnection()) {
             try (var statement = connection.createStatement(); var rows = statement.executeQuery("SELECT current_schema()")) {
                 rows.next();
                 schema = rows.getString(1);
+            }
+            try (var statement = connection.prepareStatement(OWNS_SCHEMA)) {
+                statement.setString(1, serviceRole);
+                try (var rows = statement.executeQuery()) {
+                    ownsSchema = rows.next();
+                }
             }
             try (var statement = connection.prepareStatement(OWNED)) {
                 statement.setString(1, serviceRole);
@@ -56,6 +72,20 @@ public final class AuditTrailOwner {
         if (!tables.isEmpty()) {
             throw new OwnedByTheService(refusal(schema, tables, serviceRole, owner));
         }
+        if (ownsSchema) {
+            throw new OwnedByTheService(schemaRefusal(schema, serviceRole, owner));
+        }
+    }
+
+    static String schemaRefusal(String schema, String serviceRole, String owner) {
+        String to = owner == null || owner.isBlank() ? "<owner>" : owner;
+        return "postgres: the service's role " + serviceRole + " owns the schema " + schema + " (or the database, "
+                + "which owns public), and a schema's owner may drop every table in it, so it could drop its own audit "
+                + "trail; migrate stops here. To fix, as a superuser in this database: ALTER SCHEMA " + schema
+                + " OWNER TO " + to + "; (and ALTER DATABASE … OWNER TO " + to + " if the service's role owns the "
+                + "database) with " + to + " a role of its own that the service's role is not a member of; then run "
+                + "migrate again as that owner (POSTGRES_MIGRATION_USER and POSTGRES_MIGRATION_PASSWORD, "
+                + "postgres.migrationUser) (docs/operations/runbooks.md, \"Runbook: migrate refuses\")";
     }
 
     static String refusal(String schema, List<String> tables, String serviceRole, String owner) {

@@ -64,6 +64,41 @@ class MigrateAuditOwnerIT {
                 .contains("POSTGRES_MIGRATION_USER");
     }
 
+    /**
+     * The owner of a schema may drop every table in it, whoever owns the table: a trail whose tables the owner holds,
+     * in a schema the service's role owns, is the service's to drop.
+     */
+    @Test
+    void aTrailInASchemaTheServicesRoleOwnsIsRefused() throws Exception {
+        String service = TestStack.endpoints().postgresUser();
+        String database;
+        try (var connection = TestStack.asOwner().getConnection(); var statement = connection.createStatement()) {
+            database = connection.getCatalog();
+            statement.execute("GRANT CREATE ON DATABASE \"" + database + "\" TO " + service);
+        }
+        String theirs = schema + "_s";
+        try (var asService = serviceRolePool(); var connection = asService.getConnection();
+                var statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + theirs);
+            statement.execute("GRANT USAGE, CREATE ON SCHEMA " + theirs + " TO " + TestStack.endpoints().postgresOwner());
+        }
+        try {
+            var run = migrate(Map.of("POSTGRES_URL", schemaUrl(theirs)));
+
+            assertThat(run.exit()).as(run.output()).isNotZero();
+            assertThat(run.output()).contains("owns the schema " + theirs).contains("ALTER SCHEMA " + theirs + " OWNER TO")
+                    .contains("POSTGRES_MIGRATION_USER");
+        } finally {
+            try (var asService = serviceRolePool(); var connection = asService.getConnection();
+                    var statement = connection.createStatement()) {
+                statement.execute("DROP SCHEMA " + theirs + " CASCADE");
+            }
+            try (var connection = TestStack.asOwner().getConnection(); var statement = connection.createStatement()) {
+                statement.execute("REVOKE CREATE ON DATABASE \"" + database + "\" FROM " + service);
+            }
+        }
+    }
+
     @Test
     void migrateWithoutAnOwnerOfItsOwnFails() throws Exception {
         var run = migrate(Map.of("POSTGRES_MIGRATION_USER", "", "POSTGRES_MIGRATION_PASSWORD", ""));
@@ -103,6 +138,10 @@ class MigrateAuditOwnerIT {
     }
 
     private String schemaUrl() {
+        return schemaUrl(schema);
+    }
+
+    private static String schemaUrl(String schema) {
         String url = TestStack.endpoints().postgresUrl();
         return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
