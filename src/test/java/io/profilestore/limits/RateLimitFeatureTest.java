@@ -61,17 +61,7 @@ class RateLimitFeatureTest {
 
     @Test
     void readsAndSearchesAreLimitedWritesAreNot() {
-        var kinds = new TreeMap<String, String>();
-        for (var type : RESOURCES) {
-            for (var method : type.getMethods()) {
-                String verb = verb(method);
-                if (verb == null) {
-                    continue;
-                }
-                var kind = RateLimitFeature.kindOf(info(type, method));
-                kinds.put(verb + " " + path(type, method), kind == null ? "-" : kind.label());
-            }
-        }
+        var kinds = limitedOperations();
         assertThat(kinds).containsAllEntriesOf(Map.of(
                 "GET /v1/profiles/{pid}", "read",
                 "GET /v1/users/{uid}", "read",
