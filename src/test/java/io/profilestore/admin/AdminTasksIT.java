@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -109,7 +108,7 @@ class AdminTasksIT {
     void aTaskThatCannotBeRecordedDoesNotRun() throws Exception {
         // PostgreSQL where nothing listens: the service starts (its pools connect lazily), the trail cannot be written
         var cut = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
-                TestStack.configOverrides(ConfigOverride.config("postgres.url",
+                TestStack.configOverrides(Map.of("postgres.url",
                         "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/profilestore")));
         cut.before();
         try {

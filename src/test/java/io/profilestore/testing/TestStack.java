@@ -202,20 +202,21 @@ public final class TestStack {
     }
 
     /**
-     * The same with rate limits of a test's own ({@code limits.roles.operator.reads.burst} to its value), in place
-     * of the raised ones: Dropwizard applies overrides in no given order, so one path must not be overridden twice.
+     * The same with settings of a test's own ({@code limits.roles.operator.reads.burst}, {@code postgres.url}: a path
+     * to its value) in place of the stack's or the raised limits: Dropwizard applies overrides in no given order, so
+     * one path must never be overridden twice (a test's {@code postgres.url} lost to the stack's in some runs).
      */
-    public static ConfigOverride[] configOverrides(Map<String, String> limits, ConfigOverride... more) {
+    public static ConfigOverride[] configOverrides(Map<String, String> own, ConfigOverride... more) {
+        var values = new LinkedHashMap<String, String>(endpoints().configOverrides());
+        values.put("auth.apiKeysFile", TestAuth.keysFile().toString());
+        values.put("auth.jwt.jwksFile", TestAuth.jwksFile().toString());
+        values.put("auth.jwt.issuer", TestAuth.ISSUER);
+        values.put("auth.jwt.audience", TestAuth.AUDIENCE);
+        values.putAll(PEOPLE_UNLIMITED);
+        values.putAll(own);
         var overrides = new ArrayList<ConfigOverride>();
-        endpoints().configOverrides().forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
         overrides.add(ConfigOverride.randomPorts());
-        overrides.add(ConfigOverride.config("auth.apiKeysFile", TestAuth.keysFile().toString()));
-        overrides.add(ConfigOverride.config("auth.jwt.jwksFile", TestAuth.jwksFile().toString()));
-        overrides.add(ConfigOverride.config("auth.jwt.issuer", TestAuth.ISSUER));
-        overrides.add(ConfigOverride.config("auth.jwt.audience", TestAuth.AUDIENCE));
-        var rateLimits = new LinkedHashMap<>(PEOPLE_UNLIMITED);
-        rateLimits.putAll(limits);
-        rateLimits.forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
+        values.forEach((path, value) -> overrides.add(ConfigOverride.config(path, value)));
         overrides.addAll(List.of(more));
         return overrides.toArray(ConfigOverride[]::new);
     }
