@@ -113,7 +113,40 @@ final class UnknownOutcomes {
                 applied.put(event.id(), outcome);
             }
         }
+        settleByOthers(chains, applied, unresolved, halfApplied);
         return new Resolution(applied, unresolved, halfApplied, oneOf, createdBy, operationOf);
+    }
+
+    /**
+     * What the first pass left unresolved, looked at again with what it settled, until nothing more settles: only one
+     * change can replace a version (each is checked against it under the lock), so another change that replaced the
+     * same version and happened (an erase too, or a batch settled on another of its profiles) means this one did
+     * not; and when all the others did not and the next version existed, this one made it.
+     */
+    private static void settleByOthers(Chains chains, Map<Long, Boolean> applied, List<Event> unresolved,
+            List<Event> halfApplied) {
+        boolean settledOne = true;
+        while (settledOne) {
+            settledOne = false;
+            for (var event : List.copyOf(unresolved)) {
+                Boolean outcome = null;
+                for (var pid : event.expected().isEmpty() ? event.pids() : event.expected().keySet()) {
+                    Boolean one = chains.settledByOthers(event, pid, applied);
+                    if (one != null && outcome != null && !one.equals(outcome)) {
+                        halfApplied.add(event);
+                        unresolved.remove(event);
+                        outcome = null;
+                        break;
+                    }
+                    outcome = one != null ? one : outcome;
+                }
+                if (outcome != null) {
+                    unresolved.remove(event);
+                    applied.put(event.id(), outcome);
+                    settledOne = true;
+                }
+            }
+        }
     }
 
     /**
@@ -161,6 +194,8 @@ final class UnknownOutcomes {
         /** pid, then the version replaced: the unknown changes that said they replace it. */
         private final Map<UUID, Map<Long, List<Event>>> contenders = new HashMap<>();
         private final Map<UUID, List<Event>> erases = new HashMap<>();
+        /** pid, then the version replaced: every change that may have happened and said it replaces it, erases too. */
+        private final Map<UUID, Map<Long, List<Event>>> guarded = new HashMap<>();
 
         Chains(List<Event> history, FinalState state, Map<Long, FinalState.Operation> operationOf) {
             this.state = state;
@@ -187,6 +222,15 @@ final class UnknownOutcomes {
                         var replaced = event.replaces(pid);
                         if (replaced != null && !event.op().equals("erase")) {
                             contenders.computeIfAbsent(pid, p -> new HashMap<>())
+                                    .computeIfAbsent(replaced, v -> new ArrayList<>()).add(event);
+                        }
+                    }
+                }
+                if (event.isChange() && event.mayHaveHappened()) {
+                    for (var pid : event.expected().isEmpty() ? event.pids() : event.expected().keySet()) {
+                        var replaced = event.replaces(pid);
+                        if (replaced != null) {
+                            guarded.computeIfAbsent(pid, p -> new HashMap<>())
                                     .computeIfAbsent(replaced, v -> new ArrayList<>()).add(event);
                         }
                     }
@@ -241,6 +285,24 @@ final class UnknownOutcomes {
             }
             var others = contenders.getOrDefault(pid, Map.of()).getOrDefault(replaced, List.of());
             return others.size() == 1 && others.get(0) == event ? Boolean.TRUE : null;
+        }
+
+        /**
+         * Whether the unknown change made the version after the one it replaces, told by the others that replaced the
+         * same version: false when one of them happened, true when none did and the next version existed; or null.
+         */
+        Boolean settledByOthers(Event event, UUID pid, Map<Long, Boolean> applied) {
+            Long replaced = event.replaces(pid);
+            if (replaced == null) {
+                return null;
+            }
+            var others = guarded.getOrDefault(pid, Map.of()).getOrDefault(replaced, List.of()).stream()
+                    .filter(other -> other != event).toList();
+            if (others.stream().anyMatch(other -> other.ok() || Boolean.TRUE.equals(applied.get(other.id())))) {
+                return false;
+            }
+            boolean noneOfTheOthers = others.stream().allMatch(other -> Boolean.FALSE.equals(applied.get(other.id())));
+            return noneOfTheOthers && existed(pid, replaced + 1) ? Boolean.TRUE : null;
         }
 
         /** The group of data changes this unknown one is part of, exactly one of which made the next version; or null. */

@@ -53,6 +53,12 @@ class HistoryCheckerTest {
             return this;
         }
 
+        History erase(UUID pid, long ifMatch, String outcome) {
+            add("erase", List.of(pid), null, null, ifMatch, Event.OK.equals(outcome) ? 204 : 0, outcome, Map.of(),
+                    Map.of(), List.of(), null, Map.of());
+            return this;
+        }
+
         History move(UUID pid, long ifMatch, UUID target, long answered) {
             add("move", List.of(pid), target, null, ifMatch, 200, Event.OK, Map.of(), Map.of(pid, answered), List.of(),
                     null, Map.of());
@@ -208,6 +214,59 @@ class HistoryCheckerTest {
         assertThat(settled.unknowns().unresolved()).isEmpty();
         assertThat(settled.unknowns().applied()).isEqualTo(1);
         assertThat(settled.violations()).isEmpty();
+    }
+
+    /**
+     * Only one change can replace a version: a put with no answer replacing version 1 did not happen when an erase
+     * of version 1 did (acknowledged, or settled as the only erase that could have removed the profile), even though
+     * the profile is gone and nothing shows what version 2 held.
+     */
+    @Test
+    void aWriteWithNoAnswerBesideAnEraseOfTheSameVersionThatHappenedDidNot() {
+        var acknowledged = check(new History().create(P, U, "w1").put(P, 1, "w2", null).erase(P, 1, Event.OK),
+                new State());
+        assertThat(acknowledged.unknowns().unresolved()).isEmpty();
+        assertThat(acknowledged.unknowns().notApplied()).isEqualTo(1);
+        assertThat(acknowledged.violations()).isEmpty();
+
+        var unanswered = check(new History().create(P, U, "w1").put(P, 1, "w2", null).erase(P, 1, Event.UNKNOWN),
+                new State());
+        assertThat(unanswered.unknowns().unresolved()).isEmpty();
+        assertThat(unanswered.unknowns().applied()).as("the erase").isEqualTo(1);
+        assertThat(unanswered.unknowns().notApplied()).as("the put").isEqualTo(1);
+        assertThat(unanswered.violations()).isEmpty();
+
+        // an erase of version 2 instead: the put made version 2, which the erase removed
+        var after = check(new History().create(P, U, "w1").put(P, 1, "w2", null).erase(P, 2, Event.OK), new State());
+        assertThat(after.unknowns().applied()).isEqualTo(1);
+        assertThat(after.violations()).isEmpty();
+    }
+
+    /**
+     * A put and a batch update with no answers both replacing version 1 of P: the batch is settled on its other
+     * profile Q (version 2 of Q exists, and the batch alone could have made it), so it made version 2 of P as well,
+     * and the put did not. Had the batch not happened, the put alone made P's version 2.
+     */
+    @Test
+    void aWriteWithNoAnswerIsSettledByAnotherThatReplacedTheSameVersion() {
+        UUID q = UUID.randomUUID();
+        var history = new History().create(P, U, "w1").create(q, U, "w2").put(P, 1, "w3", null)
+                .batchUpdateWithoutAnswer(Map.of(P, "b1", q, "b2")).put(P, 2, "w4", 3L).put(q, 2, "w5", 3L);
+
+        var result = check(history, new State().profile(P, 3, U, U, "w4").profile(q, 3, U, U, "w5"));
+
+        assertThat(result.unknowns().unresolved()).isEmpty();
+        assertThat(result.unknowns().applied()).as("the batch").isEqualTo(1);
+        assertThat(result.unknowns().notApplied()).as("the put").isEqualTo(1);
+        assertThat(result.violations()).isEmpty();
+
+        var batchFailed = new History().create(P, U, "w1").create(q, U, "w2").put(P, 1, "w3", null)
+                .batchUpdateWithoutAnswer(Map.of(P, "b1", q, "b2")).put(P, 2, "w4", 3L);
+        var putMadeIt = check(batchFailed, new State().profile(P, 3, U, U, "w4").profile(q, 1, U, U, "w2"));
+        assertThat(putMadeIt.unknowns().unresolved()).isEmpty();
+        assertThat(putMadeIt.unknowns().applied()).as("the put").isEqualTo(1);
+        assertThat(putMadeIt.unknowns().notApplied()).as("the batch").isEqualTo(1);
+        assertThat(putMadeIt.violations()).isEmpty();
     }
 
     /**
