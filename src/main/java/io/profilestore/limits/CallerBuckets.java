@@ -77,10 +77,11 @@ public final class CallerBuckets {
     /**
      * The most generous of the caller's roles' limits: the highest rate, then the largest burst. A person's credential
      * that holds platform too counts only its people's roles: the platform's limits are a machine's, and a person at
-     * a machine's pace could page through everyone.
+     * a machine's pace could page through everyone. The one caller of a service with authentication off (loopback
+     * only, a developer's machine) is paced as the platform, although audited as a person.
      */
     Limit limitOf(Caller caller, RequestKind kind) {
-        boolean machine = caller.isMachine();
+        boolean machine = caller.isMachine() || caller.kind() == Caller.Kind.ANONYMOUS;
         return caller.roles().stream()
                 .filter(role -> machine || role != Role.PLATFORM)
                 .map(role -> settings.roles.getOrDefault(role.roleName(), settings.otherRoles).of(kind))

@@ -88,6 +88,23 @@ class CallerBucketsTest {
         assertThat(buckets.limitOf(machine, RequestKind.READ).ratePerSecond).isEqualTo(5_000);
     }
 
+    /**
+     * With authentication off (loopback only: a developer's machine) the one caller holds every role; it is audited
+     * as a person, but paced as the platform, so that a script against ./run-local is not refused after a second.
+     */
+    @Test
+    void theCallerOfAServiceWithoutAuthenticationGetsThePlatformsLimits() {
+        var buckets = new CallerBuckets(new RateLimitSettings(), now::get);
+        var platform = new Caller("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
+        for (var kind : RequestKind.values()) {
+            assertThat(buckets.limitOf(Caller.ANONYMOUS, kind)).usingRecursiveComparison()
+                    .isEqualTo(buckets.limitOf(platform, kind));
+        }
+        for (int i = 0; i < 200; i++) {
+            assertThat(buckets.take(Caller.ANONYMOUS, RequestKind.SEARCH).allowed()).as("search %d", i + 1).isTrue();
+        }
+    }
+
     @Test
     void aRoleWithoutLimitsOfItsOwnGetsTheOtherRoles() {
         var settings = settings();
