@@ -54,6 +54,11 @@ auth:
 
 profiles:
   lockLease: {{ $c.profiles.lockLease }}
+{{- with $c.limits }}
+
+limits:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 
 {{- if .Values.cronJobs.checkTables.enabled }}
 

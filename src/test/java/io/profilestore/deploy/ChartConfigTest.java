@@ -168,6 +168,22 @@ class ChartConfigTest {
         assertThat(check(path).exitCode()).isZero();
     }
 
+    /** A release sizes its callers' limits (docs/security.md: per pod); what it leaves out keeps the defaults. */
+    @Test
+    void rateLimitsSetInTheValuesReachTheService() throws Exception {
+        var rendered = Charts.template(Values.PRODUCTION, Map.of(
+                "config.limits.roles.operator.searches.ratePerSecond", "3",
+                "config.limits.roles.operator.searches.burst", "12",
+                "config.limits.maxCallers", "5000"));
+        var config = load(writeConfig(Charts.serviceConfig(Charts.parse(rendered))));
+        var operator = config.limits.roles.get("operator");
+        assertThat(operator.searches.ratePerSecond).isEqualTo(3);
+        assertThat(operator.searches.burst).isEqualTo(12);
+        assertThat(operator.reads.burst).as("not set: the default").isEqualTo(60);
+        assertThat(config.limits.roles.get("platform").reads.ratePerSecond).isEqualTo(5_000);
+        assertThat(config.limits.maxCallers).isEqualTo(5000);
+    }
+
     @Test
     void theCheckCommandRefusesAConfigurationTheServiceCannotRun() throws Exception {
         var broken = Charts.serviceConfig(Charts.documents(Values.PRODUCTION)).replace("shards: 4", "shards: 0");
