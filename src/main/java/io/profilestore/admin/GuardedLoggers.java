@@ -1,5 +1,8 @@
 package io.profilestore.admin;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -26,6 +29,34 @@ public final class GuardedLoggers {
     /** Whether log-level may set this logger to this level (null: back to the configured level). */
     public static boolean maySet(String logger, String level) {
         return !isGuarded(logger) || level == null || QUIET.contains(level.strip().toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * Holds every guarded logger, and every one configured under them, at INFO at least: a root level of DEBUG (the
+     * chart's {@code config.logLevel}, {@code LOG_LEVEL}) or a line of the file would otherwise raise what log-level
+     * refuses to. Returns the loggers it held.
+     */
+    public static List<String> holdAtInfo(LoggerContext context) {
+        var held = new ArrayList<String>();
+        for (String name : GUARDED) {
+            var logger = context.getLogger(name);
+            if (!logger.getEffectiveLevel().isGreaterOrEqual(Level.INFO)) {
+                logger.setLevel(Level.INFO);
+                held.add(name);
+            }
+        }
+        for (var logger : context.getLoggerList()) {
+            if (logger.getLevel() != null && !logger.getLevel().isGreaterOrEqual(Level.INFO) && isUnderGuarded(logger.getName())) {
+                logger.setLevel(Level.INFO);
+                held.add(logger.getName());
+            }
+        }
+        return held;
+    }
+
+    private static boolean isUnderGuarded(String logger) {
+        String name = logger.toLowerCase(Locale.ROOT);
+        return GUARDED.stream().anyMatch(guarded -> name.equals(guarded) || name.startsWith(guarded + "."));
     }
 
     /** The root, a guarded logger, one under it, or an ancestor of one (org, org.eclipse). */

@@ -2,6 +2,8 @@ package io.profilestore.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,5 +34,33 @@ class GuardedLoggersTest {
                 "org.eclipsejetty", "com.datastaxx", "tracers", "io.dropwizard.jersey")) {
             assertThat(GuardedLoggers.maySet(logger, "DEBUG")).as(logger).isTrue();
         }
+    }
+
+    /**
+     * A root level of DEBUG (the chart's config.logLevel, LOG_LEVEL) or a guarded logger set low in the file would
+     * raise what log-level refuses to: at start they are held at INFO, while the service's own loggers keep DEBUG.
+     */
+    @Test
+    void aLowRootOrFileLevelLeavesTheGuardedLoggersAtInfo() {
+        var context = new LoggerContext();
+        context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.DEBUG);
+        context.getLogger("com.datastax.oss.driver").setLevel(Level.TRACE);
+        context.getLogger("org.flywaydb").setLevel(Level.WARN);
+
+        var held = GuardedLoggers.holdAtInfo(context);
+
+        for (String logger : List.of("org.eclipse.jetty.server.HttpChannel", "com.datastax.oss.driver.internal",
+                "org.apache.hc.client5.http.wire", "tracer", "org.postgresql")) {
+            assertThat(context.getLogger(logger).getEffectiveLevel()).as(logger).isEqualTo(Level.INFO);
+        }
+        assertThat(held).contains("org.eclipse.jetty", "com.datastax");
+        assertThat(context.getLogger("io.profilestore.core").getEffectiveLevel()).isEqualTo(Level.DEBUG);
+        assertThat(context.getLogger("org.flywaydb").getEffectiveLevel()).isEqualTo(Level.WARN);
+
+        var quiet = new LoggerContext();
+        quiet.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.INFO);
+        quiet.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
+        assertThat(GuardedLoggers.holdAtInfo(quiet)).as("nothing below INFO: nothing to hold").isEmpty();
+        assertThat(quiet.getLogger("org.eclipse.jetty").getEffectiveLevel()).isEqualTo(Level.WARN);
     }
 }
