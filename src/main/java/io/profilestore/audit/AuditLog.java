@@ -72,6 +72,17 @@ public class AuditLog implements ChangeOutcomes {
         return connection -> recorded.accept(insert(connection, entry));
     }
 
+    /** Records one entry on a connection of its own, committed when this returns (a command's read of the trail). */
+    public void record(AuditEntry entry) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(true);
+            insert(connection, entry);
+        } catch (SQLException e) {
+            failures.mark();
+            throw new AuditUnavailableException(e);
+        }
+    }
+
     /**
      * Appends the status of change records whose outcome is now known (once: a known status is never changed). An
      * id without a record (its change's transaction rolled back) is passed over, not an error for the others.

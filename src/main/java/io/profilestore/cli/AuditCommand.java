@@ -3,13 +3,20 @@ package io.profilestore.cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.audit.AuditEntry;
 import io.profilestore.audit.AuditLog;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
-/** {@code audit <config> [--actor A] [--pid P] [--from T] [--to T] [--limit N]}: the audit trail, newest first. */
+/**
+ * {@code audit <config> [--actor A] [--pid P] [--from T] [--to T] [--limit N]}: the audit trail, newest first. The
+ * trail holds what people searched for, so reading it is recorded too, before anything is printed, as the API's
+ * {@code GET /v1/audit} is: by the system's user that ran the command, with what it asked.
+ */
 public class AuditCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
 
     public AuditCommand() {
@@ -30,7 +37,10 @@ public class AuditCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
     protected void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
             ProfileStoreConfiguration config) {
         try (var postgres = config.postgres.build(bootstrap.getMetricRegistry(), "profile-store-audit")) {
-            var records = new AuditLog(postgres).query(namespace.getString("actor"),
+            var trail = new AuditLog(postgres);
+            trail.record(new AuditEntry(null, null, System.getProperty("user.name"), "COMMAND", List.of(), "audit command",
+                    asked(namespace), List.of(), 200));
+            var records = trail.query(namespace.getString("actor"),
                     namespace.getString("pid") == null ? null : UUID.fromString(namespace.getString("pid")),
                     namespace.getString("from") == null ? null : Instant.parse(namespace.getString("from")),
                     namespace.getString("to") == null ? null : Instant.parse(namespace.getString("to")),
@@ -42,5 +52,16 @@ public class AuditCommand extends ConfiguredCommand<ProfileStoreConfiguration> {
             }
             System.out.printf("%d record(s)%n", records.size());
         }
+    }
+
+    /** The command's criteria as given, as the API's record holds its query. */
+    private static String asked(Namespace namespace) {
+        var asked = new ArrayList<String>(List.of("audit"));
+        for (String option : List.of("actor", "pid", "from", "to", "limit")) {
+            if (namespace.get(option) != null) {
+                asked.add("--" + option + " " + namespace.get(option));
+            }
+        }
+        return String.join(" ", asked);
     }
 }

@@ -171,6 +171,14 @@ class AuditIT {
                 .contains("test-operator (API_KEY operator) GET /v1/profiles/{pid}")
                 .contains("test-platform (API_KEY platform) POST /v1/profiles")
                 .contains("2 record(s)");
+        // reading the trail is recorded, by the command too: who ran it (the system's user) and what it asked
+        var reads = trail("actor=" + System.getProperty("user.name")).stream()
+                .filter(r -> r.path("action").asText().equals("audit command")
+                        && r.path("request").asText().contains("--pid " + pid)).toList();
+        assertThat(reads).singleElement().satisfies(r -> {
+            assertThat(r.path("actorKind").asText()).isEqualTo("COMMAND");
+            assertThat(r.path("status").asInt()).isEqualTo(200);
+        });
     }
 
     @Test
