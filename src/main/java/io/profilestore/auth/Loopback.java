@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * This machine's own addresses, told from the text alone (nothing is resolved: a name that resolves to loopback
- * today may not tomorrow): {@code localhost}, 127.0.0.0/8 and ::1.
+ * This machine's own addresses, told from the text alone (no name is looked up: a name that resolves to loopback
+ * today may not tomorrow): the name {@code localhost}, which resolves to loopback by definition (RFC 6761), and the
+ * literals of 127.0.0.0/8 and ::1.
  */
 public final class Loopback {
 
