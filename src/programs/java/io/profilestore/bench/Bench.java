@@ -255,8 +255,8 @@ public final class Bench {
 
     /**
      * The same surname searches, as many as 8 callers can make back to back, with a platform's key and with an
-     * operator's: the operator's are audited (a record committed before each answer), the platform's are not, so
-     * the ratio of the two rates is what the audit costs a look-up. Measured in four halves, platform, operator,
+     * operator's: the operator's record is committed before each answer, the platform's is queued and committed after
+     * it by a writer of its own, so the ratio of the two rates is what waiting for the record costs a look-up. Measured in four halves, platform, operator,
      * operator, platform, so that neither is favoured by coming first or last (the JIT, Elasticsearch's caches,
      * a merge that ends meanwhile); each caller's two halves are one result.
      */
