@@ -12,11 +12,12 @@ import io.profilestore.db.RowWrite.LinkProfile;
 import io.profilestore.db.RowWrite.PutNewUser;
 import io.profilestore.db.RowWrite.PutProfile;
 import io.profilestore.db.RowWrite.UnlinkProfile;
+import io.profilestore.db.UserRow;
 import java.util.ArrayList;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -49,17 +50,35 @@ public class ProfileService {
         return tables.find(pid).map(ProfileService::toProfile).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
     }
 
-    /** Creates a profile, under a new user when {@code uid} is null. */
+    /** Creates a profile, under a new user when {@code uid} is null; a uid nobody has is refused. */
     public Profile create(UUID uid, JsonNode data) {
-        String document = documents.compact(data);
-        UUID pid = UUID.randomUUID();
-        boolean newUser = uid == null;
-        UUID owner = newUser ? UUID.randomUUID() : uid;
+        return create(UUID.randomUUID(), uid, documents.compact(data), false);
+    }
+
+    /**
+     * Creates a profile at a pid the caller chose (PUT with If-None-Match: *, how an import keeps a system's ids):
+     * refused (412) when the pid has a profile. Under a new user when {@code uid} is null; a uid nobody has is made,
+     * with the profile, so that the system's users are kept too.
+     */
+    public Profile createAt(UUID pid, UUID uid, JsonNode data) {
+        return create(pid, uid, documents.compact(data), true);
+    }
+
+    private Profile create(UUID pid, UUID uid, String document, boolean givenPid) {
+        UUID owner = uid == null ? UUID.randomUUID() : uid;
         return underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner)), change -> {
-            if (!newUser) {
-                var user = tables.findUser(owner).orElseThrow(() -> new UserNotFoundException(owner));
-                if (user.masterUid() != null) {
-                    throw new UserMergedException(owner, user.masterUid());
+            if (givenPid) {
+                tables.find(pid).ifPresent(existing -> {
+                    throw new VersionMismatchException(Map.of(pid, existing.version()));
+                });
+            }
+            var user = uid == null ? Optional.<UserRow>empty() : tables.findUser(owner);
+            if (uid != null && user.isEmpty() && !givenPid) {
+                throw new UserNotFoundException(owner);
+            }
+            if (user.isPresent()) {
+                if (user.get().masterUid() != null) {
+                    throw new UserMergedException(owner, user.get().masterUid());
                 }
                 int holds = tables.pidsOfUser(owner).size();
                 if (holds + 1 > maxProfilesPerUser) {
@@ -69,7 +88,7 @@ public class ProfileService {
             var at = change.lease().timestamp();
             var row = new ProfileRow(pid, owner, owner, 1, document, at, at, change.lease().fence());
             var writes = new ArrayList<RowWrite>(List.of(new PutProfile(row), new LinkProfile(owner, pid)));
-            if (newUser) {
+            if (user.isEmpty()) {
                 writes.add(new PutNewUser(owner, at));
             }
             change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), writes);

@@ -10,6 +10,7 @@ import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
 import io.profilestore.core.ProfileService;
 import io.profilestore.auth.Role;
+import io.profilestore.resources.problems.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -68,15 +69,29 @@ public class ProfileResource {
         return Response.ok(profile).tag(etag(profile)).build();
     }
 
+    /** A replace with If-Match; a create at this pid with If-None-Match: * (201, or 412 when it has a profile). */
     @ConditionalWrite
+    @CreatesAtPid
     @PUT
     @Path("profiles/{pid}")
     @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response replace(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
-            @NotNull @Valid ReplaceProfileRequest request) {
+            @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch, @NotNull @Valid ReplaceProfileRequest request,
+            @Context UriInfo uri) {
         var id = Pids.parse("pid", pid);
+        if (IfNoneMatch.isCreate(ifNoneMatch)) {
+            var created = profiles.createAt(id, request.uid(), request.data());
+            return Response.created(uri.getBaseUriBuilder().path("v1/profiles/{pid}").build(created.pid()))
+                    .tag(etag(created))
+                    .entity(created)
+                    .build();
+        }
+        if (request.uid() != null) {
+            throw ProblemException.badRequest("uid is the user of a profile created with If-None-Match: *; move a"
+                    + " profile with PUT /v1/profiles/{pid}/user");
+        }
         long version = IfMatch.version(ifMatch);
         var replaced = profiles.replace(id, version, request.data());
         return Response.ok(replaced).tag(etag(replaced)).build();

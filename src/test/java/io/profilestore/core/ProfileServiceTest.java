@@ -91,6 +91,53 @@ class ProfileServiceTest {
         assertThat(tables.pidsOfUser(first.uid())).hasSize(2);
     }
 
+    /** PUT with If-None-Match: * (an import keeping a system's ids): the pid asked for, under the same rules. */
+    @Test
+    void aProfileCreatedAtAGivenPidStandsThereAtVersionOneAndAnotherCreateThereIsRefused() {
+        var pid = UUID.randomUUID();
+
+        var created = profiles.createAt(pid, null, json("{\"surname\": \"Иванов\"}"));
+
+        assertThat(created.pid()).isEqualTo(pid);
+        assertThat(created.version()).isEqualTo(1);
+        assertThat(tables.writes().get(0).rows()).extracting(Object::getClass)
+                .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
+        assertThat(tables.pidsOfUser(created.uid())).containsExactly(pid);
+        assertThat(locks.outbox()).containsExactly(OutboxRecord.profile(pid, 1, tables.writes().get(0).timestampMicros()));
+
+        assertThatThrownBy(() -> profiles.createAt(pid, null, json("{}")))
+                .isInstanceOfSatisfying(VersionMismatchException.class,
+                        e -> assertThat(e.currentVersions()).isEqualTo(Map.of(pid, 1L)));
+        assertThat(tables.writes()).as("the refused create wrote nothing").hasSize(1);
+        assertThat(locks.isFree(EntityLocks.profile(pid))).isTrue();
+    }
+
+    /** A uid nobody has is made, with the profile, so that an import keeps a system's users; one that exists is joined. */
+    @Test
+    void aProfileCreatedAtAGivenPidJoinsTheUserItNamesOrMakesItWhenNobodyHasIt() {
+        var uid = UUID.randomUUID();
+
+        var first = profiles.createAt(UUID.randomUUID(), uid, json("{}"));
+        var second = profiles.createAt(UUID.randomUUID(), uid, json("{}"));
+
+        assertThat(first.uid()).isEqualTo(uid);
+        assertThat(second.uid()).isEqualTo(uid);
+        assertThat(tables.findUser(uid)).get().extracting(UserRow::version).isEqualTo(1L);
+        assertThat(tables.writes().get(0).rows()).extracting(Object::getClass)
+                .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
+        assertThat(tables.writes().get(1).rows()).as("the user exists: not written again").extracting(Object::getClass)
+                .containsExactly(PutProfile.class, LinkProfile.class);
+        assertThat(tables.pidsOfUser(uid)).containsExactlyInAnyOrder(first.pid(), second.pid());
+        assertThatThrownBy(() -> profiles.createAt(UUID.randomUUID(), uid, json("{}")))
+                .isInstanceOf(UserFullException.class);
+
+        var merged = new UserRow(UUID.randomUUID(), UUID.randomUUID(), null, 2, Instant.now(), Instant.now(), 1);
+        tables.store(merged);
+        assertThatThrownBy(() -> profiles.createAt(UUID.randomUUID(), merged.uid(), json("{}")))
+                .isInstanceOf(UserMergedException.class);
+        assertThat(tables.writes()).hasSize(2);
+    }
+
     @Test
     void aPutWithTheCurrentVersionReplacesTheDocumentAndCountsOneMore() {
         var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));

@@ -150,6 +150,36 @@ class RequestValidationTest {
         }
     }
 
+    /** What a create at a given pid (PUT with If-None-Match: *) is refused for before any service is called. */
+    static Stream<Arguments> createsAtAPidRefused() {
+        return Stream.of(
+                Arguments.of("If-None-Match other than *", "PUT", "/v1/profiles/" + PID, null, "\"1\"",
+                        "{\"data\": {}}", "If-None-Match takes * alone"),
+                Arguments.of("If-Match and If-None-Match both", "PUT", "/v1/profiles/" + PID, "\"1\"", "*",
+                        "{\"data\": {}}", "not both"),
+                Arguments.of("If-None-Match on a move", "PUT", "/v1/profiles/" + PID + "/user", null, "*",
+                        "{\"uid\": \"" + PID + "\"}", "PUT /v1/profiles/{pid} only"),
+                Arguments.of("a uid beside If-Match", "PUT", "/v1/profiles/" + PID, "\"1\"", null,
+                        "{\"uid\": \"" + PID + "\", \"data\": {}}", "PUT /v1/profiles/{pid}/user"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("createsAtAPidRefused")
+    void aCreateAtAPidIsRefusedWhenItsHeadersOrBodySayOtherwise(String name, String method, String path, String ifMatch,
+            String ifNoneMatch, String body, String detail) throws IOException {
+        var request = RESOURCES.target(path).request();
+        if (ifMatch != null) {
+            request = request.header("If-Match", ifMatch);
+        }
+        if (ifNoneMatch != null) {
+            request = request.header("If-None-Match", ifNoneMatch);
+        }
+
+        var problem = problem(request.method(method, Entity.entity(body, MediaType.APPLICATION_JSON)));
+
+        assertThat(problem.path("detail").asText()).contains(detail);
+    }
+
     private static JsonNode problem(Response reply) throws IOException {
         String body = reply.readEntity(String.class);
         assertThat(reply.getStatus()).as(body).isEqualTo(400);

@@ -1,0 +1,123 @@
+package io.profilestore.resources;
+
+import static io.profilestore.testing.Api.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.SearchApi;
+import io.profilestore.testing.Stores;
+import io.profilestore.testing.TestStack;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * PUT /v1/profiles/{pid} with If-None-Match: *: a profile created at the pid asked for (how an import over HTTP keeps a
+ * system's ids), under the same locks and invariants as every create, and refused where the pid has a profile.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class CreateAtPidIT {
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
+
+    Api api;
+
+    @BeforeEach
+    void client() {
+        api = new Api(APP.getLocalPort());
+    }
+
+    Api.Reply createAt(UUID pid, String body) {
+        return api.send("PUT", "/v1/profiles/" + pid, "application/json", body, Map.of("If-None-Match", "*"));
+    }
+
+    @Test
+    void aProfileIsCreatedAtThePidAskedForUnderANewUserAndIndexed() {
+        var pid = UUID.randomUUID();
+        String phone = SearchApi.uniquePhone();
+
+        var created = createAt(pid, "{\"data\": {\"surname\": \"Импортова\", \"phones\": [\"" + phone + "\"]}}");
+
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.etag()).isEqualTo("\"1\"");
+        assertThat(created.pid()).isEqualTo(pid);
+        assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/v1/profiles/" + pid));
+        var uid = UUID.fromString(created.json().path("uid").asText());
+        assertThat(Stores.pidsOfUser(uid)).containsExactly(pid);
+        assertThat(Stores.outboxVersions(pid)).containsExactly(1L);
+        assertThat(api.get(pid).json()).isEqualTo(created.json());
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aSecondCreateAtThePidIsRefusedAndChangesNothing() {
+        var pid = UUID.randomUUID();
+        assertThat(createAt(pid, "{\"data\": {\"n\": 1}}").status()).isEqualTo(201);
+        var before = api.get(pid).body();
+
+        var again = createAt(pid, "{\"data\": {\"n\": 2}}");
+
+        assertProblem(again, 412, "stale-version");
+        assertThat(again.json().path("currentVersions").path(pid.toString()).asLong()).isEqualTo(1);
+        assertThat(again.headers().firstValue("ETag")).as("a refusal carries no ETag").isEmpty();
+        assertThat(api.get(pid).body()).isEqualTo(before);
+        assertThat(Stores.outboxVersions(pid)).containsExactly(1L);
+    }
+
+    @Test
+    void aUidNobodyHasIsMadeAndALaterCreateJoinsIt() {
+        var uid = UUID.randomUUID();
+        var first = UUID.randomUUID();
+        var second = UUID.randomUUID();
+
+        assertThat(createAt(first, "{\"uid\": \"" + uid + "\", \"data\": {}}").status()).isEqualTo(201);
+        assertThat(createAt(second, "{\"uid\": \"" + uid + "\", \"data\": {}}").status()).isEqualTo(201);
+
+        var user = api.user(uid);
+        assertThat(user.status()).as(user.body()).isEqualTo(200);
+        assertThat(user.json().path("profiles").findValuesAsText("pid")).containsExactlyInAnyOrder(first.toString(),
+                second.toString());
+        assertThat(Stores.pidsOfUser(uid)).containsExactlyInAnyOrder(first, second);
+    }
+
+    @Test
+    void aCreateUnderAMergedUserIsRefused() {
+        var target = UUID.fromString(api.create("{}").json().path("uid").asText());
+        var source = UUID.fromString(api.create("{}").json().path("uid").asText());
+        assertThat(api.merge(target, source).status()).isEqualTo(200);
+        var pid = UUID.randomUUID();
+
+        var refused = createAt(pid, "{\"uid\": \"" + source + "\", \"data\": {}}");
+
+        assertProblem(refused, 409, "user-merged");
+        assertThat(api.get(pid).status()).isEqualTo(404);
+    }
+
+    @Test
+    void anErasedPidCanBeCreatedAgainAndIsIndexedAgain() {
+        var pid = UUID.randomUUID();
+        assertThat(createAt(pid, "{\"data\": {\"n\": 1}}").status()).isEqualTo(201);
+        assertThat(api.delete(pid, "\"1\"").status()).isEqualTo(204);
+
+        var again = createAt(pid, "{\"data\": {\"n\": 2}}");
+
+        assertThat(again.status()).as(again.body()).isEqualTo(201);
+        assertThat(api.get(pid).json().path("data").path("n").asInt()).isEqualTo(2);
+        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aCreateWithoutDataIsRefused() {
+        var pid = UUID.randomUUID();
+        assertProblem(createAt(pid, "{}"), 400, "invalid-document");
+        assertThat(api.get(pid).status()).isEqualTo(404);
+    }
+}
