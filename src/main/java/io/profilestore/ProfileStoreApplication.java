@@ -24,6 +24,7 @@ import io.profilestore.cli.ApiKeyCommand;
 import io.profilestore.cli.CheckTablesCommand;
 import io.profilestore.cli.AuditCommand;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
+import io.profilestore.cli.ImportCommand;
 import io.profilestore.cli.IndexerCommand;
 import io.profilestore.cli.MigrateCommand;
 import io.profilestore.cli.ReconcileCommand;
@@ -124,6 +125,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         bootstrap.addCommand(new CheckTablesCommand());
         bootstrap.addCommand(new ApiKeyCommand());
         bootstrap.addCommand(new AuditCommand());
+        bootstrap.addCommand(new ImportCommand());
     }
 
     /**

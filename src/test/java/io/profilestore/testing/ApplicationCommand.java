@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,25 +25,44 @@ public final class ApplicationCommand {
     private ApplicationCommand() {
     }
 
+    /** A command started and not yet ended: its process, and the file its output goes to. */
+    public record Started(Process process, Path log) {
+
+        /** Waits for it to end, bounded; fails with what it printed when it does not. */
+        public Result await(Duration timeout, String name) throws IOException, InterruptedException {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
+                throw new AssertionError("the " + name + " command did not end within " + timeout + "; output:\n"
+                        + Files.readString(log, StandardCharsets.UTF_8));
+            }
+            return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        }
+    }
+
     public static Result run(Duration timeout, String... arguments) throws IOException, InterruptedException {
+        return start(arguments).await(timeout, arguments[0]);
+    }
+
+    /** Starts the command and returns at once: for a test that kills it on the way. */
+    public static Started start(String... arguments) throws IOException {
+        return start(Map.of(), arguments);
+    }
+
+    /** The same, with more in its environment. */
+    public static Started start(Map<String, String> environment, String... arguments) throws IOException {
         var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", ChildClasspath.current(), ProfileStoreApplication.class.getName()));
         command.addAll(List.of(arguments));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(TestStack.endpoints().environment());
         builder.environment().put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
+        builder.environment().putAll(environment);
         // beside the instances' logs: the log scan after the tests reads them too
         Path logs = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "instance-logs");
         Files.createDirectories(logs);
         Path log = Files.createTempFile(logs, "command-" + arguments[0] + "-", ".log");
         builder.redirectOutput(log.toFile());
-        var process = builder.start();
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-            throw new AssertionError("the " + arguments[0] + " command did not end within " + timeout + "; output:\n"
-                    + Files.readString(log, StandardCharsets.UTF_8));
-        }
-        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        return new Started(builder.start(), log);
     }
 }

@@ -1,0 +1,55 @@
+package io.profilestore.importer;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import me.tongfei.progressbar.DelegatingProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How far a phase of the import is, with its rate and the time left: a bar redrawn in place on a terminal, a plain
+ * line every {@link #LOG_EVERY} in a log (a Job's, a CI's), where a bar would be a thousand lines.
+ */
+final class ImportProgress implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ImportProgress.class);
+    static final Duration LOG_EVERY = Duration.ofSeconds(10);
+
+    private final ProgressBar bar;
+
+    /** @param total the records of the source, or -1 when unknown; {@code start} those done before this run */
+    ImportProgress(String phase, long total, long start, boolean terminal) {
+        var builder = new ProgressBarBuilder()
+                .setTaskName(phase)
+                .setInitialMax(total)
+                .setUnit(" records", 1)
+                .showSpeed()
+                .setSpeedUnit(ChronoUnit.SECONDS)
+                .startsFrom(start, Duration.ZERO)
+                .continuousUpdate();
+        if (terminal) {
+            builder.setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250);
+        } else {
+            builder.setConsumer(new DelegatingProgressBarConsumer(LOG::info, 120))
+                    .setUpdateIntervalMillis((int) LOG_EVERY.toMillis());
+        }
+        bar = builder.build();
+    }
+
+    /** The whole run is a terminal's when the standard output is one (not a pipe, a file, a container's log). */
+    static boolean onATerminal() {
+        return System.console() != null;
+    }
+
+    void at(long position) {
+        bar.stepTo(position);
+    }
+
+    @Override
+    public void close() {
+        bar.close();
+    }
+}

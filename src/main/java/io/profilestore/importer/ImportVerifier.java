@@ -1,0 +1,102 @@
+package io.profilestore.importer;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.db.ProfileDao;
+import io.profilestore.db.ProfileDao.Link;
+import io.profilestore.db.ProfileRow;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * The import's last phase: reads the whole source again and each profile back from Cassandra (QUORUM), and compares
+ * them: the profile is there, under the user the source gave it, listed by that user, and its document's SHA-256 is
+ * the source's. A profile the service changed since (version above 1) is counted apart: its document is someone's
+ * newer one. What differs goes to a file of its own ({@code {"line", "pid", "difference"}}), without content.
+ */
+public final class ImportVerifier {
+
+    /** The counts of a verification; {@code differences()} is what must be 0. */
+    public record Result(long records, long rejected, long equal, long different, long missing, long changedSince) {
+        public long differences() {
+            return different + missing;
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int BATCH = 500;
+
+    private final RecordReader reader;
+    private final ProfileDao profiles;
+
+    public ImportVerifier(RecordReader reader, ProfileDao profiles) {
+        this.reader = reader;
+        this.profiles = profiles;
+    }
+
+    public Result run(ImportSource source, Path differencesFile, long total) throws Exception {
+        var counts = new long[6];
+        try (var differences = Files.newBufferedWriter(differencesFile, StandardCharsets.UTF_8);
+                var progress = new ImportProgress("verify", total, 0, ImportProgress.onATerminal())) {
+            var batch = new ArrayList<ImportRecord>(BATCH);
+            for (var records = source.after(0); records.hasNext(); ) {
+                var raw = records.next();
+                counts[0]++;
+                try {
+                    batch.add(reader.read(raw.position(), raw.text()));
+                } catch (RejectedRecord rejection) {
+                    counts[1]++;
+                }
+                if (batch.size() == BATCH) {
+                    compare(batch, counts, differences);
+                    batch.clear();
+                }
+                progress.at(raw.position());
+            }
+            compare(batch, counts, differences);
+        }
+        return new Result(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
+    }
+
+    private void compare(List<ImportRecord> batch, long[] counts, BufferedWriter differences) throws IOException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        var stored = profiles.findAll(batch.stream().map(ImportRecord::pid).toList());
+        var listed = profiles.existing(batch.stream().map(r -> new Link(r.uid(), r.pid())).toList());
+        for (var record : batch) {
+            ProfileRow row = stored.get(record.pid());
+            String difference;
+            if (row == null) {
+                difference = "missing";
+                counts[4]++;
+            } else if (row.version() > 1) {
+                counts[5]++;
+                continue;
+            } else if (!row.uid().equals(record.uid())) {
+                difference = "under another user";
+                counts[3]++;
+            } else if (!RecordReader.sha256(row.data()).equals(RecordReader.sha256(record.data()))) {
+                difference = "another document (its SHA-256 differs from the source's)";
+                counts[3]++;
+            } else if (!listed.contains(new Link(record.uid(), record.pid()))) {
+                difference = "not in its user's list of profiles";
+                counts[3]++;
+            } else {
+                counts[2]++;
+                continue;
+            }
+            var line = new LinkedHashMap<String, Object>();
+            line.put("line", record.position());
+            line.put("pid", record.pid().toString());
+            line.put("difference", difference);
+            differences.write(JSON.writeValueAsString(line));
+            differences.newLine();
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.profilestore.importer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.ApplicationCommand;
+import io.profilestore.testing.SearchApi;
+import io.profilestore.testing.Stores;
+import io.profilestore.testing.TestStack;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The import command as an operator runs it, in a JVM of its own, against the stack: a file of given ids comes in
+ * whole and verified, bad records go to the rejects file and the import goes on, a run killed halfway resumes from
+ * its checkpoint, a rerun changes nothing and never undoes what the service wrote since, and the seed's own source,
+ * a PostgreSQL table of jsonb documents, imports the same way.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ImportIT {
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration COMMAND = Duration.ofMinutes(5);
+
+    @TempDir
+    Path folder;
+    Api api;
+
+    @BeforeEach
+    void client() {
+        api = new Api(APP.getLocalPort());
+    }
+
+    /** A generated profile's line: its ids given; its phone its own, so that search finds exactly it. */
+    record Line(UUID pid, UUID uid, String phone, String text) {
+    }
+
+    static Line line(UUID uid, int n) {
+        var pid = UUID.randomUUID();
+        String phone = SearchApi.uniquePhone();
+        return new Line(pid, uid, phone, "{\"pid\": \"" + pid + "\", \"uid\": \"" + uid + "\", \"createdAt\":"
+                + " \"2015-03-0" + (1 + n % 9) + "T08:00:00Z\", \"data\": {\"surname\": \"Импортов\", \"firstName\":"
+                + " \"Пётр\", \"n\": " + n + ", \"phones\": [\"" + phone + "\"]}}");
+    }
+
+    Path file(List<String> lines) throws IOException {
+        Path file = folder.resolve("profiles.ndjson");
+        Files.write(file, lines, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    static ApplicationCommand.Result importing(Path file, String... more) throws Exception {
+        var arguments = new ArrayList<>(List.of("import", TestStack.configPath(), "--ndjson", file.toString()));
+        arguments.addAll(List.of(more));
+        return ApplicationCommand.run(COMMAND, arguments.toArray(String[]::new));
+    }
+
+    @Test
+    void aFileComesInWithItsIdsIndexedAndVerifiedAndWhatTheApiWouldRefuseIsRejected() throws Exception {
+        var lines = new ArrayList<String>();
+        var given = new ArrayList<Line>();
+        var users = new ArrayList<UUID>();
+        for (int u = 0; u < 20; u++) {
+            users.add(UUID.randomUUID());
+            for (int p = 0; p < 3; p++) {
+                var line = line(users.get(u), p);
+                given.add(line);
+                lines.add(line.text());
+            }
+        }
+        lines.add(5, "{\"data\": [\"Секретова\"]}");
+        lines.add(17, "");
+        lines.add(30, "{\"pid\": \"not-a-pid\", \"data\": {}}");
+        lines.add("{\"data\": {\"surname\": \"Безымянная\"}}");
+
+        var run = importing(file(lines));
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("import: 61 profiles written, 2 records rejected")
+                .contains("verify: 63 records: 61 profiles equal to the source, 2 rejected, 0 different, 0 missing");
+        for (var line : List.of(given.get(0), given.get(31), given.get(59))) {
+            var read = api.get(line.pid());
+            assertThat(read.status()).isEqualTo(200);
+            assertThat(read.etag()).isEqualTo("\"1\"");
+            assertThat(read.json().path("uid").asText()).isEqualTo(line.uid().toString());
+            assertThat(read.json().path("data").path("phones").get(0).asText()).isEqualTo(line.phone());
+            assertThat(read.json().path("createdAt").asText()).startsWith("2015-03-0");
+        }
+        var user = api.user(users.get(7));
+        assertThat(user.status()).isEqualTo(200);
+        assertThat(user.json().path("profiles")).hasSize(3);
+        // the index was built by the reindex at the end: a search finds an imported profile by its phone
+        var found = api.send("GET", "/v1/search?phone=" + given.get(40).phone().replaceAll("\\D", ""), null, null, Map.of());
+        assertThat(found.json().path("items").findValuesAsText("pid")).containsExactly(given.get(40).pid().toString());
+        // the rejects: a line each, the line's number and why, none of its content
+        var rejects = Files.readAllLines(folder.resolve("profiles.ndjson.rejects.ndjson"));
+        assertThat(rejects).hasSize(2);
+        assertThat(rejects.get(0)).contains("\"line\":6", "data must be a JSON object").doesNotContain("Секретова");
+        assertThat(rejects.get(1)).contains("\"line\":31", "'pid' is not a UUID");
+    }
+
+    @Test
+    void anImportKilledHalfwayResumesFromItsCheckpointAndVerifiesWithNoDifference() throws Exception {
+        var lines = new ArrayList<String>();
+        for (int i = 0; i < 40_000; i++) {
+            lines.add(i % 1_000 == 999 ? "{\"data\": 7}" : line(UUID.randomUUID(), i).text());
+        }
+        Path file = file(lines);
+        Path checkpoint = folder.resolve("profiles.ndjson.checkpoint");
+
+        var first = ApplicationCommand.start("import", TestStack.configPath(), "--ndjson", file.toString(), "--no-index");
+        await("the import's checkpoint past record 8,000").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
+                .until(() -> done(checkpoint) >= 8_000);
+        first.process().destroyForcibly(); // kill -9: no shutdown hook, no last save
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        long killedAt = done(checkpoint);
+        assertThat(killedAt).as("killed halfway").isBetween(8_000L, 39_000L);
+
+        var resumed = importing(file, "--no-index");
+
+        assertThat(resumed.exitCode()).as(resumed.output()).isZero();
+        assertThat(resumed.output()).contains("import: resuming after record")
+                .contains("verify: 40,000 records: 39,960 profiles equal to the source, 40 rejected, 0 different, 0 missing");
+        var rejected = Files.readAllLines(folder.resolve("profiles.ndjson.rejects.ndjson"));
+        assertThat(rejected).as("each bad line once, however often it was read").hasSize(40).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aRerunChangesNothingAndNeverUndoesWhatTheServiceWroteSince() throws Exception {
+        var lines = new ArrayList<Line>();
+        for (int i = 0; i < 30; i++) {
+            lines.add(line(UUID.randomUUID(), i));
+        }
+        Path file = file(lines.stream().map(Line::text).toList());
+        assertThat(importing(file, "--no-index").exitCode()).isZero();
+        var before = rows(lines);
+
+        var again = importing(file, "--no-index");
+
+        assertThat(again.exitCode()).as(again.output()).isZero();
+        assertThat(again.output()).contains("an earlier run wrote every record; nothing is written again");
+        assertThat(rows(lines)).as("the same versions, written at the same time").isEqualTo(before);
+
+        // the service changes one and erases another; an import started afresh (its checkpoint gone) keeps both
+        var changed = lines.get(3).pid();
+        var erased = lines.get(4).pid();
+        assertThat(api.put(changed, "\"1\"", "{\"surname\": \"Изменённая\"}").status()).isEqualTo(200);
+        assertThat(api.delete(erased, "\"1\"").status()).isEqualTo(204);
+        Files.delete(folder.resolve("profiles.ndjson.checkpoint"));
+
+        var afresh = importing(file, "--no-index");
+
+        assertThat(afresh.output()).contains("28 profiles equal to the source", "1 missing", "1 changed by the service since");
+        assertThat(afresh.exitCode()).as("an erased profile is a difference to the source").isEqualTo(1);
+        assertThat(api.get(changed).json().path("data").path("surname").asText()).isEqualTo("Изменённая");
+        assertThat(api.get(changed).etag()).isEqualTo("\"2\"");
+        assertThat(api.get(erased).status()).as("erased stays erased").isEqualTo(404);
+        assertThat(Stores.pidsOfUser(lines.get(4).uid())).isEmpty();
+    }
+
+    @Test
+    void aPostgresqlTableOfJsonbDocumentsImportsTheSameWay() throws Exception {
+        String table = "legacy_profiles_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        var uid = UUID.randomUUID();
+        var rows = new HashMap<UUID, String>();
+        try (var connection = TestStack.asOwner().getConnection(); var statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE " + table + " (pid uuid, uid uuid, doc jsonb, created_at timestamptz)");
+            for (int i = 0; i < 25; i++) {
+                var pid = UUID.randomUUID();
+                String doc = "{\"surname\": \"Табличная\", \"n\": " + i + "}";
+                rows.put(pid, doc);
+                statement.execute("INSERT INTO " + table + " VALUES ('" + pid + "', " + (i < 5 ? "'" + uid + "'" : "null")
+                        + ", '" + doc + "', '2012-06-01T00:00:00Z')");
+            }
+            statement.execute("INSERT INTO " + table + " VALUES (null, null, '[1, 2]', null)");
+        }
+        var endpoints = TestStack.endpoints();
+        var command = ApplicationCommand.start(Map.of("PROFILE_STORE_IMPORT_JDBC_PASSWORD",
+                endpoints.postgresOwnerPassword()), "import", TestStack.configPath(), "--jdbc-url", endpoints.postgresUrl(),
+                "--jdbc-user", endpoints.postgresOwner(), "--query", "SELECT pid, uid, doc AS data, created_at FROM "
+                        + table + " ORDER BY pid NULLS LAST", "--checkpoint", folder.resolve("table.checkpoint").toString(),
+                "--no-index");
+        var run = command.await(COMMAND, "import");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("verify: 26 records: 25 profiles equal to the source, 1 rejected");
+        var some = rows.keySet().iterator().next();
+        assertThat(api.get(some).json().path("data").path("surname").asText()).isEqualTo("Табличная");
+        assertThat(api.user(uid).json().path("profiles")).hasSize(5);
+        try (var connection = TestStack.asOwner().getConnection(); var statement = connection.createStatement()) {
+            statement.execute("DROP TABLE " + table);
+        }
+    }
+
+    /** Each row's version and the time its version was written, for the rows of these lines. */
+    static Map<UUID, List<Long>> rows(List<Line> lines) {
+        var session = TestStack.backends().cassandra();
+        var rows = new HashMap<UUID, List<Long>>();
+        for (var line : lines) {
+            var row = session.execute(SimpleStatement.newInstance(
+                    "SELECT version, WRITETIME(version) AS written FROM profiles.profile WHERE pid = ?", line.pid())).one();
+            rows.put(line.pid(), List.of(row.getLong("version"), row.getLong("written")));
+        }
+        return rows;
+    }
+
+    static long done(Path checkpoint) {
+        try {
+            JsonNode read = JSON.readTree(checkpoint.toFile());
+            return read.path("done").asLong();
+        } catch (IOException e) {
+            return 0; // not written yet, or being moved into place
+        }
+    }
+}
