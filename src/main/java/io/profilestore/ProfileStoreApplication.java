@@ -43,6 +43,7 @@ import io.profilestore.core.UserService;
 import io.profilestore.core.WritePathProbe;
 import io.profilestore.core.search.CursorSeal;
 import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.core.search.MatchService;
 import io.profilestore.core.search.SearchService;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ExclusiveRun;
@@ -74,6 +75,7 @@ import io.profilestore.resources.BodyLimitFeature;
 import io.profilestore.resources.CallerResource;
 import io.profilestore.resources.ConditionalWriteChecks;
 import io.profilestore.resources.LoggedPathFilter;
+import io.profilestore.resources.MatchResource;
 import io.profilestore.resources.OpenApiResource;
 import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.SearchResource;
@@ -214,6 +216,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             jersey.register(new ProfileResource(profiles));
             jersey.register(new UserResource(users, new UserHistory(dao, journal, history)));
             jersey.register(new SearchResource(new SearchService(index, dao, names, CursorSeal.of(config.search))));
+            jersey.register(new MatchResource(new MatchService(index, dao, names, json)));
             jersey.register(new OpenApiResource());
             jersey.register(new CallerResource());
             if (config.console.enabled) {

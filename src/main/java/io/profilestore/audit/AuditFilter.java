@@ -1,5 +1,6 @@
 package io.profilestore.audit;
 
+import io.profilestore.api.MatchesResponse;
 import io.profilestore.api.MergeHistory;
 import io.profilestore.api.Problem;
 import io.profilestore.api.Profile;
@@ -33,7 +34,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
 
     private static final String SEARCH_IN_BODY = "POST /v1/search";
     /** The look-ups of a machine that are recorded: its searches, which name people; not its reads by a known id. */
-    private static final Set<String> SEARCHES = Set.of("GET /v1/search", SEARCH_IN_BODY);
+    private static final Set<String> SEARCHES = Set.of("GET /v1/search", SEARCH_IN_BODY, "GET /v1/profiles/{pid}/matches");
 
     private final AuditGroupWriter lookUps;
     private final MachineSearchWriter machineSearches;
@@ -133,6 +134,11 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         if (entity instanceof MergeHistory history) {
             return history.shown();
+        }
+        if (entity instanceof MatchesResponse found) {
+            var pids = new ArrayList<UUID>(List.of(found.pid()));
+            found.matches().forEach(match -> pids.addAll(match.pids()));
+            return pids;
         }
         if (entity instanceof SearchResponse search) {
             return search.items().stream().map(SearchResponse.Item::pid).toList();

@@ -44,7 +44,8 @@ public final class RateLimitFeature implements DynamicFeature {
             return null;
         }
         boolean get = method.isAnnotationPresent(GET.class);
-        if (path.value().startsWith("/v1/search") && (get || method.isAnnotationPresent(POST.class))) {
+        if (path.value().startsWith("/v1/search") && (get || method.isAnnotationPresent(POST.class))
+                || method.isAnnotationPresent(LimitedAsSearch.class)) {
             return RequestKind.SEARCH;
         }
         return get ? RequestKind.READ : null;

@@ -6,7 +6,7 @@ import java.util.Locale;
 public enum RequestKind {
     /** A GET of one thing: a profile, a user, a user's merges, the audit trail, the caller itself. */
     READ,
-    /** GET or POST /v1/search. */
+    /** GET or POST /v1/search, and the possible duplicates of a profile (GET /v1/profiles/{pid}/matches). */
     SEARCH;
 
     /** As the metrics label it. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
@@ -41,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ImportIT {
 
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
-            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
+            ProfileStoreApplication.class, TestStack.configPath(),
+            TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true")));
     static final ObjectMapper JSON = new ObjectMapper();
     static final Duration COMMAND = Duration.ofMinutes(5);
 

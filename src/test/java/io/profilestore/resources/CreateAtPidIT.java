@@ -3,6 +3,7 @@ package io.profilestore.resources;
 import static io.profilestore.testing.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CreateAtPidIT {
 
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
-            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
+            ProfileStoreApplication.class, TestStack.configPath(),
+            TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true")));
 
     Api api;
 
