@@ -115,10 +115,10 @@ public final class FaultSuite {
             CURRENT.set(cluster);
             var workload = new Workload(cluster.apis, runStart);
             workload.seed(options.quick() ? 10 : 30, 3);
-            // the second half of the workload's time mostly merges and unmerges, while the faults go on (and no
-            // longer: a restarted API process starts slower beside merges at full tilt, so the quick run's later
-            // faults get the usual mix)
-            workload.mergeHeavyBetween(options.duration().dividedBy(2), options.duration());
+            // from half the workload's time on, mostly merges and unmerges, while the faults go on, to the end (a
+            // restarted instance starts at a higher priority, Instance.BOOST, so merges at full tilt no longer hold
+            // its start past its bound)
+            workload.mergeHeavyFrom(options.duration().dividedBy(2));
             say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: " + plan);
 
             var faults = new ArrayList<Fault.Injected>();

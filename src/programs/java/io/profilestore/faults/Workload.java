@@ -46,9 +46,8 @@ final class Workload {
     private final ConcurrentHashMap<UUID, Known> profiles = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<UUID> users = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<Merge> merges = new CopyOnWriteArrayList<>();
-    /** When (ns since the run began) the clients mostly merge and unmerge; never by default. */
+    /** From when (ns since the run began) the clients mostly merge and unmerge; never by default. */
     private volatile long mergeHeavyFrom = Long.MAX_VALUE;
-    private volatile long mergeHeavyUntil = Long.MAX_VALUE;
 
     /** First names the writes take in turn, so that the index's content can be checked, not only its versions. */
     private static final List<String> FIRST_NAMES = List.of("Anna", "Olga", "Irina", "Maria", "Vera");
@@ -59,10 +58,9 @@ final class Workload {
         this.client = new WorkloadHttp(runStart);
     }
 
-    /** Between these times (since the run began), most requests are merges and unmerges of the same few users. */
-    void mergeHeavyBetween(Duration from, Duration until) {
+    /** From this time (since the run began) to the end, most requests are merges and unmerges of the same few users. */
+    void mergeHeavyFrom(Duration from) {
         mergeHeavyFrom = from.toNanos();
-        mergeHeavyUntil = until.toNanos();
     }
 
     List<Event> history() {
@@ -124,7 +122,7 @@ final class Workload {
                 return;
             }
             long now = System.nanoTime() - runStart;
-            boolean mergeHeavy = now > mergeHeavyFrom && now < mergeHeavyUntil;
+            boolean mergeHeavy = now > mergeHeavyFrom;
             try {
                 switch (WorkloadMix.pick(random, mergeHeavy ? WorkloadMix.MERGE_HEAVY : WorkloadMix.USUAL)) {
                     case "create" -> create(random.nextBoolean() ? null : anyUser());
