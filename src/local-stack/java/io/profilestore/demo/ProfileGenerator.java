@@ -99,7 +99,7 @@ public final class ProfileGenerator {
         data.putArray("phones").add(phone());
         var passport = data.putArray("documents").addObject();
         passport.put("type", "passport");
-        passport.put("number", String.format("%02d %02d %06d", 1 + random.nextInt(99), random.nextInt(30), random.nextInt(1_000_000)));
+        passport.put("number", passport());
         data.put("email", Romanization.BGN.romanize(first).toLowerCase(Locale.ROOT).replaceAll("[^a-z]", "") + "."
                 + Romanization.BGN.romanize(last).toLowerCase(Locale.ROOT).replaceAll("[^a-z]", "")
                 + random.nextInt(1000) + "@example.com");
@@ -107,8 +107,13 @@ public final class ProfileGenerator {
         return data;
     }
 
+    /** A Russian passport's series and number: 45 07 123456. */
+    String passport() {
+        return String.format("%02d %02d %06d", 1 + random.nextInt(99), random.nextInt(30), random.nextInt(1_000_000));
+    }
+
     /** A Russian mobile number, written the way people write them: +7 (912) 345-67-89. */
-    private String phone() {
+    String phone() {
         int operator = 900 + random.nextInt(100);
         int number = random.nextInt(10_000_000);
         String digits = String.format("%07d", number);
