@@ -101,8 +101,10 @@ public class ImportCommand extends BackendsCommand {
             if (namespace.getBoolean("noIndex")) {
                 System.out.println("import: the index is left as it was (--no-index): run reindex to build it");
             } else if (!checkpoint.indexed) {
+                long started = System.nanoTime();
                 var result = IndexCommands.reindexer(config, backends, parts).run(System.out, false, -1);
-                System.out.printf("import: index %s built, %,d profiles%n", result.to(), result.profiles());
+                System.out.printf("import: index %s built, %,d profiles in %.0f s%n", result.to(), result.profiles(),
+                        (System.nanoTime() - started) / 1e9);
                 checkpoint.indexed = true;
                 checkpoint.save(checkpointFile);
             }

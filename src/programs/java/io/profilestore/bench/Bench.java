@@ -1,6 +1,7 @@
 package io.profilestore.bench;
 
 import co.elastic.clients.elasticsearch._types.CommonStatsFlag;
+import co.elastic.clients.elasticsearch.core.SearchRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.ibm.icu.text.Transliterator;
@@ -8,7 +9,9 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.core.search.MatchQuery;
 import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.core.search.ProfileDocument;
 import io.profilestore.core.search.SearchCriteria;
 import io.profilestore.core.search.TypedQuery;
 import io.profilestore.db.SearchIndex;
@@ -21,8 +24,10 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -68,7 +74,7 @@ public final class Bench {
             Set<String> only, boolean keepStack, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
-        static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "callers", "lag");
+        static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "matches", "callers", "lag");
 
         boolean runs(String group) {
             return only.isEmpty() || only.contains(group);
@@ -159,6 +165,8 @@ public final class Bench {
     private final CpuMeter cpu = CpuMeter.start();
     private final List<Load.Result> results = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    /** Sections of their own in the report (the import, the matches' quality), in Markdown. */
+    private final List<String> sections = new ArrayList<>();
     private final Transliterator romanize = Transliterator.getInstance("Russian-Latin/BGN");
     private final NameNormalizer names = NameNormalizer.standard();
 
@@ -176,7 +184,7 @@ public final class Bench {
     private Path runAll() throws Exception {
         var dataset = load();
         if (options.only().equals(Set.of("import"))) {
-            return Report.write(options, results, notes, cpu);
+            return Report.write(options, results, notes, sections, cpu);
         }
         var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
         var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
@@ -205,13 +213,16 @@ public final class Bench {
         if (options.runs("search")) {
             searches(dataset, postgres);
         }
+        if (options.runs("matches")) {
+            matches(dataset);
+        }
         if (options.runs("callers")) {
             searchesByCaller(dataset);
         }
         if (options.runs("lag")) {
             run(indexLag());
         }
-        return Report.write(options, results, notes, cpu);
+        return Report.write(options, results, notes, sections, cpu);
     }
 
     private static UUID randomPid(Dataset dataset) {
@@ -254,6 +265,40 @@ public final class Bench {
     }
 
     /**
+     * A profile's possible duplicates through the service, the raw Elasticsearch query it sends beside it, then how
+     * well they find the planted duplicates ({@link MatchQuality}).
+     */
+    private void matches(Dataset dataset) throws Exception {
+        var asked = new ArrayList<UUID>();
+        var queries = new ArrayList<SearchRequest>();
+        var random = new SplittableRandom(options.seed());
+        var generator = dataset.generator();
+        for (int i = 0; i < dataset.size; i++) {
+            var data = generator.next().data();
+            if (random.nextInt(Math.max(1, dataset.size / 2_000)) == 0) {
+                asked.add(dataset.pids.get(i));
+                queries.add(MatchQuery.request("profiles", ProfileDocument.of(dataset.pids.get(i), dataset.uid(i), null, 1,
+                        data, Instant.now(), names)));
+            }
+        }
+        run(Load.openLoop("GET /v1/profiles/{pid}/matches", rate(50), options.warmup(), options.duration(),
+                () -> get("/v1/profiles/" + asked.get(ThreadLocalRandom.current().nextInt(asked.size())) + "/matches")));
+        run(Load.openLoop("raw Elasticsearch matches query", rate(50), options.warmup(), options.duration(),
+                () -> async(() -> TestStack.backends().elasticsearch().search(
+                        queries.get(ThreadLocalRandom.current().nextInt(queries.size())), JsonNode.class))));
+        var quality = MatchQuality.measure(dataset, pid -> {
+            var reply = http.get("/v1/profiles/" + pid + "/matches").join();
+            try {
+                return JSON.readTree(reply.getBodyBytes());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, Math.max(100, (int) (5_000 * options.scale())), options.seed());
+        sections.add("## Possible duplicates: how many are found\n" + MatchQuality.markdown(quality));
+        System.out.printf("matches: recall %.1f%% of %,d planted pairs%n", 100 * quality.recall(), quality.pairs());
+    }
+
+    /**
      * The same surname searches, as many as 8 callers can make back to back, with a platform's key and with an
      * operator's: the operator's record is committed before each answer, the platform's is queued and committed after
      * it by a writer of its own, so the ratio of the two rates is what waiting for the record costs a look-up. Measured in four halves, platform, operator,
@@ -287,21 +332,44 @@ public final class Bench {
     }
 
     /** Loads the dataset through the bulk path (or finds it loaded by an earlier run), measuring both write paths. */
+    /**
+     * The dataset, loaded by the import command as a bank would move its profiles in (measured against raw Cassandra
+     * writes of the same rows: {@link ImportBench}), unless an earlier run of the same seed and size loaded it; then
+     * the HTTP bulk path and single creates, on profiles of their own, for comparison.
+     */
     private Dataset load() throws Exception {
-        Path stackDir = StackSettings.fromEnvironment().dir();
-        var loaded = options.reuse() ? Dataset.loaded(stackDir, options.seed(), options.profiles()) : null;
-        if (loaded != null && profileExists(loaded.pids.get(loaded.size - 1))) {
-            notes.add(String.format("%,d profiles were loaded by an earlier run (seed %d); the bulk import was not measured again",
-                    loaded.size, loaded.seed));
-            return loaded;
+        var dataset = Dataset.of(options.seed(), options.profiles());
+        if (options.reuse() && profileExists(dataset.pids.get(0)) && profileExists(dataset.pids.get(dataset.size - 1))) {
+            notes.add(String.format("%,d profiles were loaded by an earlier run (seed %d); the import was not measured again",
+                    dataset.size, dataset.seed));
+            return dataset;
         }
-        var dataset = Dataset.generated(options.seed(), options.profiles());
+        var file = ImportBench.writeFile(dataset, Path.of("target/bench-import"));
+        var imported = ImportBench.run(dataset, file);
+        results.add(new Load.Result("import command, given ids, killed halfway and resumed (write phase)", 0,
+                imported.writeRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
+        results.add(new Load.Result("raw Cassandra writes of the same rows, QUORUM, 128 at once", 0,
+                imported.rawRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
+        sections.add(ImportBench.markdown(imported));
+        Files.deleteIfExists(file);
+
+        long indexStart = System.nanoTime();
+        awaitIndexed();
+        awaitMergesDone();
+        notes.add(String.format("Elasticsearch's merges of the imported segments ended %.1f s after the import",
+                (System.nanoTime() - indexStart) / 1e9));
+        bulkCreates(Math.min(50_000, dataset.size));
+        return dataset;
+    }
+
+    /**
+     * The HTTP paths of creating, for comparison with the import: the bulk path ({@code count} profiles of another
+     * seed, 100 a request, 6 clients, the bodies made before the clock starts) and single creates.
+     */
+    private void bulkCreates(int count) throws Exception {
         int batch = 100;
         int clients = 6;
-        // the request bodies are ready before the clock starts, as an importer's file would be: the generator's
-        // transliteration would otherwise take CPU from the service on the same two cores
-        var bodies = requestBodies(dataset, batch);
-        var pids = new UUID[options.profiles()];
+        var bodies = requestBodies(Dataset.of(options.seed() + 1, count), batch);
         var next = new AtomicInteger();
         var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
         var errors = new AtomicLong();
@@ -309,32 +377,13 @@ public final class Bench {
         var loops = new ArrayList<CompletableFuture<Void>>();
         for (int c = 0; c < clients; c++) {
             loops.add(CompletableFuture.runAsync(() -> {
-                while (true) {
-                    int request = next.getAndIncrement();
-                    if (request >= bodies.size()) {
-                        return;
-                    }
-                    int from = request * batch;
-                    var body = bodies.get(request);
+                for (int request = next.getAndIncrement(); request < bodies.size(); request = next.getAndIncrement()) {
                     long sent = System.nanoTime();
-                    var reply = http.post("/v1/profiles:batchCreate", body).join();
+                    var reply = http.post("/v1/profiles:batchCreate", bodies.get(request)).join();
                     latencies.recordValue((System.nanoTime() - sent) / 1000);
                     if (reply.getCode() != 201) {
                         errors.incrementAndGet();
                         throw new IllegalStateException("batch create answered " + reply.getCode() + ": " + reply.getBodyText());
-                    }
-                    try {
-                        var created = JSON.readTree(reply.getBodyBytes()).path("created");
-                        for (int i = 0; i < created.size(); i++) {
-                            pids[from + i] = UUID.fromString(created.get(i).path("pid").asText());
-                        }
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    int done = Math.min(from + batch, options.profiles());
-                    if (done % 50_000 == 0) {
-                        double seconds = (System.nanoTime() - started) / 1e9;
-                        System.out.printf("loaded %,d profiles, %,.0f/s%n", done, done / seconds);
                     }
                 }
             }, pool));
@@ -342,29 +391,18 @@ public final class Bench {
         CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).join();
         double seconds = (System.nanoTime() - started) / 1e9;
         results.add(new Load.Result("bulk import, POST /v1/profiles:batchCreate (100 a request, " + clients + " clients)",
-                0, options.profiles() / seconds, latencies, errors.get(), null));
-        System.out.printf("bulk import: %,d profiles in %.1f s, %,.0f profiles/s%n", options.profiles(), seconds,
-                options.profiles() / seconds);
-        dataset.pids.addAll(List.of(pids));
-        dataset.save(stackDir);
-
-        long indexStart = System.nanoTime();
+                0, count / seconds, latencies, errors.get(), null));
+        System.out.printf("bulk import over HTTP: %,d profiles in %.1f s, %,.0f profiles/s%n", count, seconds, count / seconds);
         awaitIndexed();
-        notes.add(String.format("indexing caught up %.1f s after the load ended", (System.nanoTime() - indexStart) / 1e9));
-        long mergeStart = System.nanoTime();
-        awaitMergesDone();
-        notes.add(String.format("and Elasticsearch's merges of the new segments ended %.1f s after that", (System.nanoTime() - mergeStart) / 1e9));
-        // the single-profile write path, for comparison (once the index caught up: the same machine does both)
-        var single = dataset.generator();
+        var single = Dataset.of(options.seed() + 2, 0).generator();
         run(Load.closedLoop("single creates, POST /v1/profiles (16 clients)", 16, 1, Duration.ofSeconds(2),
                 Duration.ofSeconds(Math.max(3, options.duration().toSeconds() / 4)), () -> {
                     String data;
                     synchronized (single) {
-                        data = single.next().toString();
+                        data = single.next().data().toString();
                     }
                     return post("/v1/profiles", "{\"data\": " + data + "}").thenApply(SimpleHttpResponse::getCode);
                 }));
-        return dataset;
     }
 
     /** The dataset's profiles as batchCreate bodies of {@code batch} profiles each, UTF-8. */
@@ -374,7 +412,7 @@ public final class Bench {
         for (int from = 0; from < dataset.size; from += batch) {
             var body = new StringBuilder("{\"profiles\": [");
             for (int i = from; i < Math.min(from + batch, dataset.size); i++) {
-                body.append(i == from ? "" : ",").append("{\"data\": ").append(generator.next()).append('}');
+                body.append(i == from ? "" : ",").append("{\"data\": ").append(generator.next().data()).append('}');
             }
             bodies.add(body.append("]}").toString().getBytes(StandardCharsets.UTF_8));
         }

@@ -49,7 +49,7 @@ final class PostgresBaseline {
                 var generator = dataset.generator();
                 var chunk = new StringBuilder();
                 for (int i = 0; i < dataset.size; i++) {
-                    var data = generator.next();
+                    var data = generator.next().data();
                     chunk.append(dataset.pids.get(i)).append('\t').append(UUID.randomUUID()).append("\t1\t")
                             .append(escape(data.toString())).append('\t')
                             .append(names.sortKey(data.path("surname").asText()).split(" ")[0]).append('\t')

@@ -1,0 +1,170 @@
+package io.profilestore.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.db.ImportRows;
+import io.profilestore.testing.ApplicationCommand;
+import io.profilestore.testing.TestStack;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+
+/**
+ * The import command as a bank runs it, measured side by side with raw Cassandra writes of the same rows: the dataset
+ * as an NDJSON file of given pids and uids; the import started, killed (kill -9) halfway, and run again to the end,
+ * index and verification included; and the driver alone writing the same rows with the same statements, as many at
+ * once, to a keyspace of its own, which is the physical limit of this machine.
+ */
+final class ImportBench {
+
+    /** What the import and the raw writes did. */
+    record Outcome(long profiles, double firstRate, double resumedRate, double writeRate, double rawRate, long rawRows,
+            double indexSeconds, String verified, long killedAt) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int PARALLELISM = 128;
+    /** The raw writes' rows are in memory before the clock starts: as many as fit beside the service. */
+    private static final int RAW_ROWS = 300_000;
+    private static final Pattern WRITTEN = Pattern.compile("import: ([\\d,]+) profiles written.* in (\\d+) s, ([\\d,]+) a second");
+    private static final Pattern VERIFIED = Pattern.compile("verify: .*");
+
+    private ImportBench() {
+    }
+
+    /** The pid and uid the benchmark gives profile {@code i} of a seed: known to every run without a file. */
+    static UUID pid(long seed, int i) {
+        return UUID.nameUUIDFromBytes(("profile-store bench " + seed + " profile " + i).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static UUID uid(long seed, int i) {
+        return UUID.nameUUIDFromBytes(("profile-store bench " + seed + " user " + i).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The dataset as NDJSON, each profile under a user of its own, its planted duplicates among them. */
+    static Path writeFile(Dataset dataset, Path folder) throws IOException {
+        Files.createDirectories(folder);
+        Path file = folder.resolve("profiles-seed" + dataset.seed + "-" + dataset.size + ".ndjson");
+        var generator = dataset.generator();
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (int i = 0; i < dataset.size; i++) {
+                var record = JSON.createObjectNode();
+                record.put("pid", pid(dataset.seed, i).toString());
+                record.put("uid", uid(dataset.seed, i).toString());
+                record.put("createdAt", Instant.parse("2015-01-01T00:00:00Z").plusSeconds(i * 60L).toString());
+                record.set("data", generator.next().data());
+                out.write(JSON.writeValueAsString(record));
+                out.newLine();
+            }
+        }
+        return file;
+    }
+
+    static Outcome run(Dataset dataset, Path file) throws Exception {
+        double raw = rawWrites(dataset, Math.min(RAW_ROWS, dataset.size));
+        Path checkpoint = Path.of(file + ".checkpoint");
+        Files.deleteIfExists(checkpoint);
+        Files.deleteIfExists(Path.of(file + ".rejects.ndjson"));
+        long half = dataset.size / 2;
+        long started = System.nanoTime();
+        var first = ApplicationCommand.start("import", TestStack.configPath(), "--ndjson", file.toString());
+        Awaitility.await("the import halfway").atMost(Duration.ofHours(1)).pollInterval(Duration.ofMillis(100))
+                .until(() -> done(checkpoint) >= half || !first.process().isAlive());
+        first.process().destroyForcibly();
+        first.process().waitFor(1, TimeUnit.MINUTES);
+        // the killed run prints no summary: its rate is what its checkpoint holds over the time it ran, its JVM's
+        // start and the source's count included (a little below its writes' own rate)
+        double firstSeconds = (System.nanoTime() - started) / 1e9;
+        long killedAt = done(checkpoint);
+        var resumed = ApplicationCommand.run(Duration.ofHours(2), "import", TestStack.configPath(), "--ndjson",
+                file.toString());
+        if (resumed.exitCode() != 0) {
+            throw new IllegalStateException("the resumed import failed:\n" + resumed.output());
+        }
+        System.out.print(resumed.output().lines().filter(l -> l.startsWith("import:") || l.startsWith("verify:")
+                || l.startsWith("reindex:")).reduce("", (a, b) -> a + b + "\n"));
+        var written = WRITTEN.matcher(resumed.output());
+        if (!written.find()) {
+            throw new IllegalStateException("the resumed import printed no rate:\n" + resumed.output());
+        }
+        long resumedProfiles = Long.parseLong(written.group(1).replace(",", ""));
+        double resumedSeconds = Math.max(1, Long.parseLong(written.group(2)));
+        var verified = VERIFIED.matcher(resumed.output());
+        return new Outcome(dataset.size, killedAt / firstSeconds, resumedProfiles / resumedSeconds,
+                (killedAt + resumedProfiles) / (firstSeconds + resumedSeconds), raw, Math.min(RAW_ROWS, dataset.size),
+                indexSeconds(resumed.output()), verified.find() ? verified.group() : "no verification printed", killedAt);
+    }
+
+    /** The driver alone, the same statements at the same parallelism, into a keyspace of its own (dropped after). */
+    static double rawWrites(Dataset dataset, int rows) throws Exception {
+        var session = TestStack.backends().cassandra();
+        String keyspace = "bench_raw_import";
+        session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+        session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = " + TestStack.configuration().cassandra
+                .replication.toCql());
+        for (String table : List.of(
+                "CREATE TABLE %s.profile (pid uuid PRIMARY KEY, uid uuid, home_uid uuid, version bigint, data text,"
+                        + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
+                "CREATE TABLE %s.persons (uid uuid PRIMARY KEY, master_uid uuid, merged_into uuid, version bigint,"
+                        + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
+                "CREATE TABLE %s.uid_pid (uid uuid, pid uuid, PRIMARY KEY ((uid), pid))")) {
+            session.execute(table.formatted(keyspace));
+        }
+        var writes = new ImportRows(session, keyspace);
+        var generator = dataset.generator();
+        var data = new ArrayList<String>(rows);
+        for (int i = 0; i < rows; i++) {
+            data.add(JSON.writeValueAsString(generator.next().data()));
+        }
+        var permits = new Semaphore(PARALLELISM);
+        var at = Instant.parse("2015-01-01T00:00:00Z");
+        long started = System.nanoTime();
+        for (int i = 0; i < rows; i++) {
+            permits.acquire();
+            writes.write(pid(dataset.seed, i), uid(dataset.seed, i), data.get(i), at, at)
+                    .whenComplete((ok, error) -> permits.release());
+        }
+        permits.acquire(PARALLELISM);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        session.execute("DROP KEYSPACE " + keyspace);
+        System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second%n", rows, seconds, rows / seconds);
+        return rows / seconds;
+    }
+
+    private static double indexSeconds(String output) {
+        var copied = Pattern.compile("import: index .* built, [\\d,]+ profiles in (\\d+) s").matcher(output);
+        return copied.find() ? Double.parseDouble(copied.group(1)) : Double.NaN;
+    }
+
+    private static long done(Path checkpoint) {
+        try {
+            return JSON.readTree(checkpoint.toFile()).path("done").asLong();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static String markdown(Outcome outcome) {
+        return String.format("""
+                ## Moving in: the import command
+
+                %,d profiles with given pids and uids, from an NDJSON file: the import killed (kill -9) at record %,d
+                and run again to the end. Its writes: %,.0f profiles a second over both runs (the killed run %,.0f/s,
+                its JVM's start included; the resumed run %,.0f/s). Raw Cassandra writes of the same rows (%,d, the
+                same statements, 128 at once, QUORUM, no checks): %,.0f a second. **Import ÷ raw: %.2f.** The index was
+                built by the reindex at the end in %.0f s. `%s`
+                """, outcome.profiles(), outcome.killedAt(), outcome.writeRate(), outcome.firstRate(),
+                outcome.resumedRate(), outcome.rawRows(), outcome.rawRate(), outcome.writeRate() / outcome.rawRate(),
+                outcome.indexSeconds(), outcome.verified());
+    }
+}
