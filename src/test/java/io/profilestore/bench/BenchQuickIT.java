@@ -13,13 +13,14 @@ import org.junit.jupiter.api.Test;
 class BenchQuickIT {
 
     /** Every scenario the benchmark runs, in the order of its report (each the start of the row's name). */
-    static final List<String> SCENARIOS = List.of("bulk import", "single creates", "HTTP alone",
+    static final List<String> SCENARIOS = List.of("import command", "raw Cassandra writes", "bulk import",
+            "single creates", "HTTP alone",
             "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
             "PUT /v1/profiles/{pid} with If-Match", "PostgreSQL baseline: update with version check",
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
             "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query",
-            Report.SEARCHES_AS_PLATFORM, Report.SEARCHES_AS_OPERATOR, "index lag");
+            "GET /v1/profiles/{pid}/matches", "raw Elasticsearch matches query", Report.SEARCHES_AS_PLATFORM, Report.SEARCHES_AS_OPERATOR, "index lag");
 
     /** One row of the report's results table: the scenario and its errors column. */
     record Row(String scenario, String errors) {
@@ -67,6 +68,9 @@ class BenchQuickIT {
         assertThat(rows).as("every scenario ran without errors")
                 .allSatisfy(row -> assertThat(row.errors()).as("errors of %s", row.scenario()).isEqualTo("0"));
         assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
+        assertThat(markdown).as("the import beside raw writes, and verified")
+                .containsPattern("Import ÷ raw: \\d+\\.\\d\\d").contains("0 different, 0 missing");
+        assertThat(markdown).as("how many planted duplicates matches find").containsPattern("\\*\\*Recall\\*\\*: [\\d,]+ of [1-9]");
         assertThat(Path.of("target/bench-quick/report.html")).content().contains("<svg");
         assertThat(Path.of("target/bench-quick/get-v1-profiles-pid.hgrm")).exists();
         assertThat(markdown).as("where the CPU went: each scenario, the PUT's slowest seconds")
