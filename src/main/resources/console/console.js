@@ -333,6 +333,7 @@
 
   // ---- a profile --------------------------------------------------------------------------------------------
   let opened = null;   // { pid, uid, version }
+  let matches = null;  // its possible duplicates (matches.js), made at start, once the page is there
 
   async function openProfile(pid) {
     show("profile");
@@ -344,6 +345,7 @@
       say("");
       $("profile-title").focus();
       await showUser(profile.json.uid);
+      await matches.show(profile.json);
       if (may("merge")) {
         $("unmerge-result").hidden = true;
         await showHistory(profile.json.uid);
@@ -553,12 +555,14 @@
   // ---- start ------------------------------------------------------------------------------------------------
   async function start() {
     translatePage();
+    matches = window.ConsoleMatches({ $, api, t, may, say, fail, lang: () => lang, reopen: () => openProfile(opened.pid) });
     $("lang").addEventListener("click", () => {
       lang = lang === "ru" ? "en" : "ru";
       localStorage.setItem(LANG, lang);
       translatePage();
       if (shown) render(shown);
       if (merges) renderHistory();
+      matches.render();
     });
     $("sign-in-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -2,7 +2,6 @@ package io.profilestore.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -51,6 +50,7 @@ class ConsoleIT {
 
     static Browser browser;
 
+    ConsolePage page;
     Api platform;
 
     @BeforeAll
@@ -69,32 +69,21 @@ class ConsoleIT {
 
     @BeforeEach
     void freshTab() {
-        platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
-        browser.open(console());
-        browser.script("sessionStorage.clear(); localStorage.clear();");
-        browser.open(console() + "#/search/");
-        browser.driver().navigate().refresh();
+        page = new ConsolePage(browser, APP.getLocalPort());
+        platform = page.platform();
+        page.freshTab();
     }
 
     String console() {
-        return "http://127.0.0.1:" + APP.getLocalPort() + "/console/";
+        return page.url();
     }
 
-    record Person(UUID pid, UUID uid) {
-    }
-
-    Person create(String data) {
-        var reply = platform.create(data);
-        assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-        SearchApi.awaitIndexed(reply.pid(), 1, Duration.ofSeconds(15));
-        return new Person(reply.pid(), UUID.fromString(reply.json().path("uid").asText()));
+    ConsolePage.Person create(String data) {
+        return page.create(data);
     }
 
     void signIn(String key, String expectedName) {
-        var field = browser.find("#api-key");
-        field.sendKeys(key);
-        browser.find("#sign-in").click();
-        browser.until(d -> d.findElement(By.id("who")).getText().contains(expectedName), "signed in as " + expectedName);
+        page.signIn(key, expectedName);
     }
 
     /** Types into the search box as an operator would, and waits for the hits to show this profile. */
@@ -325,11 +314,7 @@ class ConsoleIT {
     }
 
     List<UUID> profilesOf(UUID uid) {
-        var pids = new ArrayList<UUID>();
-        for (JsonNode p : platform.user(uid).json().path("profiles")) {
-            pids.add(UUID.fromString(p.path("pid").asText()));
-        }
-        return pids;
+        return page.profilesOf(uid);
     }
 
     @Test
