@@ -12,6 +12,7 @@ class LoggedPathFilterTest {
         String pid = "0b7f6c1e-3a5d-4c1e-9f0a-2b3c4d5e6f70";
         assertThat(LoggedPathFilter.loggable("/v1/profiles/" + pid + "/user")).isEqualTo("/v1/profiles/" + pid + "/user");
         assertThat(LoggedPathFilter.loggable("/v1/users/" + pid + "/merge")).isEqualTo("/v1/users/" + pid + "/merge");
+        assertThat(LoggedPathFilter.loggable("/v1/profiles/" + pid + "/matches")).isEqualTo("/v1/profiles/" + pid + "/matches");
         assertThat(LoggedPathFilter.loggable("/v1/profiles:batchCreate")).isEqualTo("/v1/profiles:batchCreate");
         assertThat(LoggedPathFilter.loggable("/console/console.js")).isEqualTo("/console/console.js");
         assertThat(LoggedPathFilter.loggable("/tasks/log-level")).isEqualTo("/tasks/log-level");
