@@ -22,6 +22,10 @@ final class ImportProgress implements AutoCloseable {
 
     /** @param total the records of the source, or -1 when unknown; {@code start} those done before this run */
     ImportProgress(String phase, long total, long start, boolean terminal) {
+        this(phase, total, start, terminal, LOG_EVERY);
+    }
+
+    ImportProgress(String phase, long total, long start, boolean terminal, Duration logEvery) {
         var builder = new ProgressBarBuilder()
                 .setTaskName(phase)
                 .setInitialMax(total)
@@ -29,12 +33,13 @@ final class ImportProgress implements AutoCloseable {
                 .showSpeed()
                 .setSpeedUnit(ChronoUnit.SECONDS)
                 .startsFrom(start, Duration.ZERO)
-                .continuousUpdate();
+                .continuousUpdate()
+                .setStyle(ProgressBarStyle.ASCII); // no colours, no box-drawing: a log and any terminal show it as is
         if (terminal) {
-            builder.setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250);
+            builder.setUpdateIntervalMillis(250);
         } else {
             builder.setConsumer(new DelegatingProgressBarConsumer(LOG::info, 120))
-                    .setUpdateIntervalMillis((int) LOG_EVERY.toMillis());
+                    .setUpdateIntervalMillis((int) logEvery.toMillis());
         }
         bar = builder.build();
     }
