@@ -1,6 +1,8 @@
 package io.profilestore.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.profilestore.db.ImportRows;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.TestStack;
@@ -108,8 +110,8 @@ final class ImportBench {
     static double rawWrites(Dataset dataset, int rows) throws Exception {
         var session = TestStack.backends().cassandra();
         String keyspace = "bench_raw_import";
-        session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
-        session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = " + TestStack.configuration().cassandra
+        schema(session, "DROP KEYSPACE IF EXISTS " + keyspace);
+        schema(session, "CREATE KEYSPACE " + keyspace + " WITH replication = " + TestStack.configuration().cassandra
                 .replication.toCql());
         for (String table : List.of(
                 "CREATE TABLE %s.profile (pid uuid PRIMARY KEY, uid uuid, home_uid uuid, version bigint, data text,"
@@ -117,7 +119,7 @@ final class ImportBench {
                 "CREATE TABLE %s.persons (uid uuid PRIMARY KEY, master_uid uuid, merged_into uuid, version bigint,"
                         + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
                 "CREATE TABLE %s.uid_pid (uid uuid, pid uuid, PRIMARY KEY ((uid), pid))")) {
-            session.execute(table.formatted(keyspace));
+            schema(session, table.formatted(keyspace));
         }
         var writes = new ImportRows(session, keyspace);
         var generator = dataset.generator();
@@ -135,9 +137,14 @@ final class ImportBench {
         }
         permits.acquire(PARALLELISM);
         double seconds = (System.nanoTime() - started) / 1e9;
-        session.execute("DROP KEYSPACE " + keyspace);
         System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second%n", rows, seconds, rows / seconds);
+        schema(session, "DROP KEYSPACE " + keyspace);
         return rows / seconds;
+    }
+
+    /** A schema change: slower than the session's request timeout (2 s) while the cluster agrees on it. */
+    private static void schema(CqlSession session, String cql) {
+        session.execute(SimpleStatement.newInstance(cql).setTimeout(Duration.ofMinutes(1)));
     }
 
     private static double indexSeconds(String output) {
