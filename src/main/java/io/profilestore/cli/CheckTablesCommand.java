@@ -51,7 +51,7 @@ public class CheckTablesCommand extends BackendsCommand {
         var check = new TableCheck(dao, changes, users, new JournalHistory(backends.postgres()), config.users);
         var reports = new ArrayList<TableCheckReport>();
         if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
-            out.println("check-tables runs on another instance right now; run it again once that one is done");
+            out.println("check-tables, or an import, runs right now; run it again once that one is done");
             return false;
         }
         return reports.get(0).unrepaired() == 0;

@@ -6,6 +6,8 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import io.profilestore.core.Documents;
+import io.profilestore.core.TableCheck;
+import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.ImportRows;
 import io.profilestore.importer.Checkpoint;
 import io.profilestore.importer.ImportSource;
@@ -16,6 +18,8 @@ import io.profilestore.importer.NdjsonSource;
 import io.profilestore.importer.RecordReader;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import net.sourceforge.argparse4j.inf.ArgumentGroup;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
@@ -83,9 +87,16 @@ public class ImportCommand extends BackendsCommand {
                     System.out.printf("import: resuming after record %,d (%s)%n", checkpoint.done, checkpointFile);
                 }
                 long started = System.nanoTime();
-                var rows = new ImportRows(backends.cassandra(), config.cassandra.keyspace);
-                var outcome = new Importer(reader, rows, namespace.getInt("parallelism"))
-                        .run(source, checkpoint, checkpointFile, rejects, total);
+                var importer = new Importer(reader, new ImportRows(backends.cassandra(), config.cassandra.keyspace),
+                        namespace.getInt("parallelism"));
+                var place = checkpoint;
+                var outcome = whileTheTablesCheckWaits(backends, () -> importer.run(source, place, checkpointFile,
+                        rejects, total));
+                if (outcome == null) {
+                    System.out.println("import: check-tables, or another import, runs right now; run the import once"
+                            + " that one is done");
+                    return false;
+                }
                 double seconds = (System.nanoTime() - started) / 1e9;
                 System.out.printf("import: %,d profiles written, %,d records rejected (%s) in %.0f s, %,.0f a second%n",
                         outcome.written(), outcome.rejected(), rejects, seconds, outcome.written() / Math.max(seconds, 1e-3));
@@ -117,6 +128,28 @@ public class ImportCommand extends BackendsCommand {
                     verified.differences() == 0 ? "" : " (" + differencesFile + ")");
             return verified.differences() == 0;
         }
+    }
+
+    /**
+     * Runs the writes holding the tables' check's lock (an advisory lock in PostgreSQL): the check, scheduled or
+     * run by hand, would judge rows half written, and a second import would share this one's files. Null when
+     * another holds it.
+     */
+    private static Importer.Outcome whileTheTablesCheckWaits(Backends backends, Callable<Importer.Outcome> writes)
+            throws Exception {
+        var outcome = new AtomicReference<Importer.Outcome>();
+        var failure = new AtomicReference<Exception>();
+        boolean ran = new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> {
+            try {
+                outcome.set(writes.call());
+            } catch (Exception e) {
+                failure.set(e);
+            }
+        });
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return ran ? outcome.get() : null;
     }
 
     private static ImportSource source(Namespace namespace) {

@@ -11,7 +11,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The rows an import writes, straight to Cassandra at QUORUM (the session's default), without the service's write
  * path: a profile's row at version 1, at home under its user; the user's row; and the user's list of profiles. The
- * user's two rows share a partition key, so they go as one unlogged batch, applied as one mutation.
+ * user's two rows share a partition key, so they go as one unlogged batch, applied as one mutation, once the profile's
+ * row is confirmed: the tables' check, should it run meanwhile, never sees a list naming a profile that is not there
+ * (a stray link it would remove at a later time than the import's, for good), only a profile its user does not list
+ * yet, which it repairs as the import would.
  *
  * <p>Every row is written at {@link #WRITE_TIME}, below any time the service writes at (its fences are PostgreSQL's
  * clock in microseconds). So an import never replaces what the service wrote or erased at the same pid or uid,
@@ -44,11 +47,12 @@ public class ImportRows {
      * depend on which profile of it was written last.
      */
     public CompletableFuture<Void> write(UUID pid, UUID uid, String data, Instant createdAt, Instant userCreatedAt) {
-        var profileWrite = session.executeAsync(profile.bind(pid, uid, uid, data, createdAt, createdAt)
-                .setQueryTimestamp(WRITE_TIME).setIdempotent(true)).toCompletableFuture();
-        var userWrite = session.executeAsync(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                        user.bind(uid, userCreatedAt, userCreatedAt), link.bind(uid, pid))
-                .setQueryTimestamp(WRITE_TIME).setIdempotent(true)).toCompletableFuture();
-        return CompletableFuture.allOf(profileWrite, userWrite);
+        return session.executeAsync(profile.bind(pid, uid, uid, data, createdAt, createdAt)
+                        .setQueryTimestamp(WRITE_TIME).setIdempotent(true))
+                .thenCompose(written -> session.executeAsync(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                                user.bind(uid, userCreatedAt, userCreatedAt), link.bind(uid, pid))
+                        .setQueryTimestamp(WRITE_TIME).setIdempotent(true)))
+                .<Void>thenApply(written -> null)
+                .toCompletableFuture();
     }
 }

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * The import's first phase: reads the source from its checkpoint on, checks each record, and writes the valid ones
  * with {@link ImportRows}, many at once; a record it cannot take goes to the rejects file and the import goes on.
  * The checkpoint is saved every {@link #SAVE_EVERY}: it moves up to the last record that, with every one before it, is
- * written or rejected, so a run killed at any moment is resumed from there. A write Cassandra refuses is tried again
- * a few times; one that still fails ends the run (its checkpoint saved), to be resumed once Cassandra is back.
+ * written or rejected, so a run killed at any moment is resumed from there. A write Cassandra refuses is tried again,
+ * after 1, 2, 4 and 8 s (a node's restart); one that still fails ends the run (its checkpoint saved), to be resumed
+ * once Cassandra is back.
  */
 public final class Importer {
 
@@ -37,6 +38,9 @@ public final class Importer {
     private final int parallelism;
 
     public Importer(RecordReader reader, ImportRows rows, int parallelism) {
+        if (parallelism < 1 || parallelism > 4096) {
+            throw new IllegalArgumentException("--parallelism is from 1 to 4096, not " + parallelism);
+        }
         this.reader = reader;
         this.rows = rows;
         this.parallelism = parallelism;
@@ -108,7 +112,7 @@ public final class Importer {
                             permits.release();
                         } else if (attempt < ATTEMPTS && failure.get() == null) {
                             // the same cells at the same time again: harmless whether or not the first attempt landed
-                            Executor later = CompletableFuture.delayedExecutor(200L * attempt, TimeUnit.MILLISECONDS);
+                            Executor later = CompletableFuture.delayedExecutor(1L << (attempt - 1), TimeUnit.SECONDS);
                             later.execute(() -> write(record, attempt + 1));
                         } else {
                             failure.compareAndSet(null, error);

@@ -1,6 +1,7 @@
 package io.profilestore.importer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.core.Documents;
@@ -18,8 +19,9 @@ import java.util.UUID;
 /**
  * Reads one record of an import, {@code {"pid"?, "uid"?, "data", "createdAt"?}}, and checks it as the API checks a
  * create: JSON as the API parses it (no duplicate keys, no unknown members, nesting bounded), {@code data} an object
- * within the size limit, ids that are UUIDs. A pid or uid left out is made from the record (its text and position),
- * never at random: a record read again, by a resumed or repeated import, gets the same ids and writes the same rows.
+ * within the size limit, ids that are UUIDs. A pid or uid left out is made from the record's text, never at random
+ * nor from its place: a record read again, by a resumed or repeated import, or after lines before it were removed or
+ * added, gets the same ids and writes the same rows. Two records of the same text are one profile.
  */
 public class RecordReader {
 
@@ -31,7 +33,8 @@ public class RecordReader {
 
     /** @param importStarted the createdAt of records that give none (the checkpoint keeps it for a resumed import) */
     public RecordReader(ObjectMapper json, Documents documents, Instant importStarted) {
-        this.json = json;
+        // a line holds one record: whatever follows its JSON is refused, never passed over
+        this.json = json.copy().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.documents = documents;
         this.importStarted = importStarted;
     }
@@ -57,8 +60,8 @@ public class RecordReader {
         });
         UUID pid = id(record, "pid", position, namedPid);
         if (pid == null) {
-            pid = UUID.nameUUIDFromBytes(("profile-store import: the profile of record " + position + ", "
-                    + sha256(text)).getBytes(StandardCharsets.UTF_8));
+            pid = UUID.nameUUIDFromBytes(("profile-store import: the profile of record " + sha256(text))
+                    .getBytes(StandardCharsets.UTF_8));
         }
         UUID uid = id(record, "uid", position, namedPid);
         if (uid == null) {

@@ -22,6 +22,11 @@ final class RejectsFile implements AutoCloseable {
 
     RejectsFile(Path file, long keep) throws IOException {
         channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        if (channel.size() < keep) {
+            channel.close();
+            throw new IllegalStateException(file + " holds less than its checkpoint says (" + keep + " bytes): it was"
+                    + " cut or replaced; restore it, or remove the checkpoint to import from the beginning");
+        }
         channel.truncate(keep);
         channel.position(keep);
     }

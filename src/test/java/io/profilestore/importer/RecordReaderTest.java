@@ -34,16 +34,18 @@ class RecordReaderTest {
     }
 
     @Test
-    void idsLeftOutAreMadeFromTheRecordTheSameEachTimeItIsRead() {
+    void idsLeftOutAreMadeFromTheRecordTheSameEachTimeAndWhereverItIsRead() {
         String text = "{\"data\": {\"surname\": \"Петров\"}}";
 
         var first = reader.read(3, text);
         var again = reader.read(3, text);
-        var elsewhere = reader.read(4, text);
+        var moved = reader.read(4, text);
+        var other = reader.read(4, "{\"data\": {\"surname\": \"Петрова\"}}");
 
         assertThat(again).isEqualTo(first);
-        assertThat(elsewhere.pid()).as("another record, another profile").isNotEqualTo(first.pid());
-        assertThat(first.uid()).as("a user of its own").isNotEqualTo(elsewhere.uid()).isNotEqualTo(first.pid());
+        assertThat(moved.pid()).as("a line before it removed: the same profile").isEqualTo(first.pid());
+        assertThat(other.pid()).as("another record, another profile").isNotEqualTo(first.pid());
+        assertThat(first.uid()).as("a user of its own").isNotEqualTo(other.uid()).isNotEqualTo(first.pid());
         assertThat(first.createdAt()).as("the import's start").isEqualTo(STARTED);
         var under = UUID.randomUUID();
         assertThat(reader.read(5, "{\"uid\": \"" + under + "\", \"data\": {}}").uid()).isEqualTo(under);
@@ -60,6 +62,7 @@ class RecordReaderTest {
             a uid that is no UUID    | {"uid": 5, "data": {}}                       | 'uid' is not a UUID
             a createdAt no instant   | {"createdAt": "yesterday", "data": {}}       | 'createdAt' is not an instant
             a duplicate key          | {"data": {}, "data": {}}                     | malformed JSON
+            two records on a line    | {"data": {}} {"data": {"n": "Секретова"}}   | malformed JSON
             too large                | {"data": {"x": "%s"}}                        | the limit is 1024
             """)
     void aRecordTheApiWouldRefuseIsRejectedWithAReasonThatQuotesNothingOfIt(String name, String text, String reason) {
