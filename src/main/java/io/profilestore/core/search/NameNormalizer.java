@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * (for the search), so the two cannot drift apart.
  *
  * <p>The rules are data, in {@code src/main/resources/normalizer/}: ICU transliteration rules from Latin to
- * Cyrillic and from Cyrillic to the key, and the keyboard table that reads a name typed with the wrong layout
+ * Cyrillic and from Cyrillic to the key, the other readings of a Latin word where romanizations disagree (German,
+ * informal spelling...), and the keyboard table that reads a name typed with the wrong layout
  * switched on (Bdfyjd is Иванов).
  */
 public final class NameNormalizer {
@@ -62,16 +63,29 @@ public final class NameNormalizer {
     private static final Pattern REPEATED_I = Pattern.compile("и{2,}");
     private static final Pattern CYRILLIC_TEXT = Pattern.compile("[\\p{IsCyrillic}\\s\\p{Pd}]+");
 
-    /** A rule of latin-variants.txt: in words where the pattern occurs, an extra reading with it replaced. */
-    private record Variant(boolean prefixOnly, Pattern pattern, String replacement) {
+    /**
+     * A rule of latin-variants.txt: in words where the pattern occurs, an extra reading with it replaced, everywhere
+     * at once or, for a letter that one word may use both ways (Selesnjow: s is з, then с), at one place at a time.
+     * A rule of one romanization ({@code system}) combines with the rules of no other, only with the common ones.
+     */
+    private record Variant(Scope scope, boolean onePlace, Pattern pattern, String replacement, String system) {
     }
 
-    /** At most this many readings of one word, however many variants apply. */
+    /** Which words a variant reads: stored names and queries, or a query's last word. */
+    private enum Scope {
+        NAME, PREFIX
+    }
+
+    /** At most this many readings of one word in one romanization, however many variants apply. */
     private static final int MAX_READINGS = 16;
 
     private final Normalizer2 nfkc = Normalizer2.getNFKCInstance();
     private final Transliterator latin;
     private final List<Variant> variants = new ArrayList<>();
+    /** The romanizations the variants name, and "" for the common ones. */
+    private final Set<String> systems = new LinkedHashSet<>(List.of(""));
+    /** The words a romanization may have written, where latin-variants.txt says (others are not read its way). */
+    private final Map<String, Pattern> systemWords = new HashMap<>();
     private final Transliterator fold;
     private final Map<Character, Character> latinLayout = new HashMap<>();
     private final Map<Character, Character> cyrillicLayout = new HashMap<>();
@@ -83,7 +97,14 @@ public final class NameNormalizer {
                 continue;
             }
             var cells = line.split("\t");
-            variants.add(new Variant(cells[0].equals("prefix"), Pattern.compile(cells[1]), cells[2]));
+            if (cells[0].equals("words")) {
+                systemWords.put(cells[2], Pattern.compile(cells[1]));
+                continue;
+            }
+            var scope = Scope.valueOf(cells[0].replace("-each", "").toUpperCase(Locale.ROOT));
+            String system = cells.length > 3 ? cells[3] : "";
+            variants.add(new Variant(scope, cells[0].endsWith("-each"), Pattern.compile(cells[1]), cells[2], system));
+            systems.add(system);
         }
         fold = Transliterator.createFromRules("Cyrillic-NameKey", foldRules, Transliterator.FORWARD);
         for (String line : layout.split("\n")) {
@@ -195,20 +216,48 @@ public final class NameNormalizer {
             add(keys, word);
             return keys;
         }
+        for (String system : systems) {
+            if (!systemWords.containsKey(system) || systemWords.get(system).matcher(word).matches()) {
+                spellings(word, system, cutShort).forEach(spelling -> add(keys, latin.transliterate(spelling)));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * The spellings a word may stand for in one romanization: the word itself, and the word with the variants of
+     * that romanization and the common ones applied, alone and together, in the order of the file.
+     */
+    private Set<String> spellings(String word, String system, boolean cutShort) {
         var spellings = new LinkedHashSet<String>(List.of(word));
         for (var variant : variants) {
-            if (variant.prefixOnly() && !cutShort) {
+            if (variant.scope() == Scope.PREFIX && !cutShort
+                    || !variant.system().isEmpty() && !variant.system().equals(system)) {
                 continue;
             }
             for (String spelling : List.copyOf(spellings)) {
                 var matcher = variant.pattern().matcher(spelling);
-                if (matcher.find() && spellings.size() < MAX_READINGS) {
+                if (variant.onePlace()) {
+                    for (int place = 0; matcher.find() && spellings.size() < MAX_READINGS; place++) {
+                        spellings.add(replaceAt(variant, spelling, place));
+                    }
+                } else if (matcher.find() && spellings.size() < MAX_READINGS) {
                     spellings.add(matcher.replaceAll(variant.replacement()));
                 }
             }
         }
-        spellings.forEach(spelling -> add(keys, latin.transliterate(spelling)));
-        return keys;
+        return spellings;
+    }
+
+    /** The spelling with the variant's pattern replaced at its {@code place}-th occurrence only. */
+    private static String replaceAt(Variant variant, String spelling, int place) {
+        var matcher = variant.pattern().matcher(spelling);
+        for (int i = 0; i <= place; i++) {
+            matcher.find();
+        }
+        var replaced = new StringBuilder();
+        matcher.appendReplacement(replaced, variant.replacement());
+        return matcher.appendTail(replaced).toString();
     }
 
     private void add(Set<String> keys, String cyrillic) {
