@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * <p>The rules are data, in {@code src/main/resources/normalizer/}: ICU transliteration rules from Latin to
  * Cyrillic and from Cyrillic to the key, the other readings of a Latin word where romanizations disagree (German,
- * informal spelling...), and the keyboard table that reads a name typed with the wrong layout
+ * French, informal spelling...), and the keyboard table that reads a name typed with the wrong layout
  * switched on (Bdfyjd is Иванов).
  */
 public final class NameNormalizer {

@@ -25,7 +25,8 @@ class RomanizationCoverageTest {
     static final double TARGET = 0.98;
     static final int PREFIX_LETTERS = 4;
     /** The romanizations held to the target; the others are measured and printed, not met yet. */
-    static final Set<Romanizers> HELD = EnumSet.of(Romanizers.BGN, Romanizers.ICAO, Romanizers.ISO9, Romanizers.GERMAN);
+    static final Set<Romanizers> HELD = EnumSet.of(Romanizers.BGN, Romanizers.ICAO, Romanizers.ISO9, Romanizers.GERMAN,
+            Romanizers.FRENCH, Romanizers.UNIDECODE);
 
     /** The rows of surnames.tsv: male and female form. */
     static List<List<String>> rows;
