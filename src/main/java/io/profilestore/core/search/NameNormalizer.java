@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * <p>The rules are data, in {@code src/main/resources/normalizer/}: ICU transliteration rules from Latin to
  * Cyrillic and from Cyrillic to the key, the other readings of a Latin word where romanizations disagree (German,
- * French, informal spelling...), and the keyboard table that reads a name typed with the wrong layout
+ * French, ISO 9 without its diacritics...), and the keyboard table that reads a name typed with the wrong layout
  * switched on (Bdfyjd is Иванов).
  */
 public final class NameNormalizer {
@@ -54,6 +54,10 @@ public final class NameNormalizer {
         public Reading {
             words = List.copyOf(words);
         }
+
+        Reading as(Source other) {
+            return new Reading(other, words);
+        }
     }
 
     private static final Pattern APOSTROPHES = Pattern.compile("['`´ʹʺʻʼʽˈ′″‘’\"]");
@@ -71,9 +75,14 @@ public final class NameNormalizer {
     private record Variant(Scope scope, boolean onePlace, Pattern pattern, String replacement, String system) {
     }
 
-    /** Which words a variant reads: stored names and queries, or a query's last word. */
+    /** Which words a variant reads: stored names and queries, queries as typed, or a query's last word. */
     private enum Scope {
-        NAME, PREFIX
+        NAME, QUERY, PREFIX
+    }
+
+    /** How a text is read: as a stored name, as a query typed, or as a query read with the other layout. */
+    private enum Mode {
+        STORED, TYPED, OTHER_LAYOUT
     }
 
     /** At most this many readings of one word in one romanization, however many variants apply. */
@@ -144,7 +153,7 @@ public final class NameNormalizer {
      * name of several words also the words run together (РимскийКорсаков finds Римский-Корсаков).
      */
     public List<String> indexKeys(String name) {
-        var words = read(name, false).words();
+        var words = read(name, Mode.STORED).words();
         var keys = new LinkedHashSet<String>();
         words.forEach(keys::addAll);
         if (words.size() > 1) {
@@ -155,7 +164,7 @@ public final class NameNormalizer {
 
     /** The one key a name sorts by: its words' first keys, joined by spaces. */
     public String sortKey(String name) {
-        var words = read(name, false).words();
+        var words = read(name, Mode.STORED).words();
         return String.join(" ", words.stream().map(w -> w.iterator().next()).toList());
     }
 
@@ -166,15 +175,15 @@ public final class NameNormalizer {
     public List<Reading> queryReadings(String query) {
         var readings = new ArrayList<Reading>();
         String text = nfkc.normalize(query == null ? "" : query).strip();
-        readings.add(read(text, true));
+        readings.add(read(text, Mode.TYPED));
         String latinSwapped = swapLayout(text, latinLayout);
         if (latinSwapped != null) {
-            readings.add(new Reading(Source.LATIN_LAYOUT, read(latinSwapped, true).words()));
+            readings.add(read(latinSwapped, Mode.OTHER_LAYOUT).as(Source.LATIN_LAYOUT));
         }
         if (CYRILLIC_TEXT.matcher(text).matches()) {
             String cyrillicSwapped = swapLayout(text, cyrillicLayout);
             if (cyrillicSwapped != null) {
-                readings.add(new Reading(Source.CYRILLIC_LAYOUT, read(cyrillicSwapped, true).words()));
+                readings.add(read(cyrillicSwapped, Mode.OTHER_LAYOUT).as(Source.CYRILLIC_LAYOUT));
             }
         }
         var distinct = new ArrayList<Reading>();
@@ -188,17 +197,20 @@ public final class NameNormalizer {
 
     /** The reading of a text as typed, a stored name's. */
     public Reading read(String text) {
-        return read(text, false);
+        return read(text, Mode.STORED);
     }
 
-    /** @param typed whether the text is a query, whose last word may be cut short anywhere */
-    private Reading read(String text, boolean typed) {
+    /**
+     * @param mode a query's last word may be cut short anywhere; a query as typed is read by the query rules too
+     *     (the other layout's reading is one guess already)
+     */
+    private Reading read(String text, Mode mode) {
         String lower = nfkc.normalize(text == null ? "" : text).toLowerCase(Locale.ROOT);
         String plain = APOSTROPHES.matcher(lower).replaceAll("");
         var parts = SEPARATORS.split(plain);
         var words = new ArrayList<Set<String>>();
         for (int i = 0; i < parts.length; i++) {
-            var keys = keys(parts[i], typed && i == parts.length - 1);
+            var keys = keys(parts[i], mode != Mode.STORED && i == parts.length - 1, mode == Mode.TYPED);
             if (!keys.isEmpty()) {
                 words.add(keys);
             }
@@ -207,7 +219,7 @@ public final class NameNormalizer {
     }
 
     /** The keys of one word: one, or more where romanizations disagree about a Latin spelling. */
-    private Set<String> keys(String word, boolean cutShort) {
+    private Set<String> keys(String word, boolean cutShort, boolean asTyped) {
         if (word.isEmpty()) {
             return Set.of();
         }
@@ -218,7 +230,7 @@ public final class NameNormalizer {
         }
         for (String system : systems) {
             if (!systemWords.containsKey(system) || systemWords.get(system).matcher(word).matches()) {
-                spellings(word, system, cutShort).forEach(spelling -> add(keys, latin.transliterate(spelling)));
+                spellings(word, system, cutShort, asTyped).forEach(spelling -> add(keys, latin.transliterate(spelling)));
             }
         }
         return keys;
@@ -228,10 +240,10 @@ public final class NameNormalizer {
      * The spellings a word may stand for in one romanization: the word itself, and the word with the variants of
      * that romanization and the common ones applied, alone and together, in the order of the file.
      */
-    private Set<String> spellings(String word, String system, boolean cutShort) {
+    private Set<String> spellings(String word, String system, boolean cutShort, boolean asTyped) {
         var spellings = new LinkedHashSet<String>(List.of(word));
         for (var variant : variants) {
-            if (variant.scope() == Scope.PREFIX && !cutShort
+            if (variant.scope() == Scope.PREFIX && !cutShort || variant.scope() == Scope.QUERY && !asTyped
                     || !variant.system().isEmpty() && !variant.system().equals(system)) {
                 continue;
             }
