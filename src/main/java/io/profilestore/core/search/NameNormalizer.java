@@ -49,14 +49,18 @@ public final class NameNormalizer {
     /**
      * One reading of a text: its words (the parts of a hyphenated name count as words), each with the keys it
      * may stand for. A name matches when every word is the beginning of one of the name's keys.
+     *
+     * @param primary each word's key as the rules read it, without the other romanizations' readings of
+     *     latin-variants.txt: the likeliest, which a search ranks first
      */
-    public record Reading(Source source, List<Set<String>> words) {
+    public record Reading(Source source, List<Set<String>> words, List<Set<String>> primary) {
         public Reading {
             words = List.copyOf(words);
+            primary = List.copyOf(primary);
         }
 
         Reading as(Source other) {
-            return new Reading(other, words);
+            return new Reading(other, words, primary);
         }
     }
 
@@ -209,13 +213,15 @@ public final class NameNormalizer {
         String plain = APOSTROPHES.matcher(lower).replaceAll("");
         var parts = SEPARATORS.split(plain);
         var words = new ArrayList<Set<String>>();
+        var primary = new ArrayList<Set<String>>();
         for (int i = 0; i < parts.length; i++) {
             var keys = keys(parts[i], mode != Mode.STORED && i == parts.length - 1, mode == Mode.TYPED);
             if (!keys.isEmpty()) {
                 words.add(keys);
+                primary.add(primaryKeys(parts[i]));
             }
         }
-        return new Reading(Source.AS_TYPED, words);
+        return new Reading(Source.AS_TYPED, words, primary);
     }
 
     /** The keys of one word: one, or more where romanizations disagree about a Latin spelling. */
@@ -223,16 +229,22 @@ public final class NameNormalizer {
         if (word.isEmpty()) {
             return Set.of();
         }
-        var keys = new TreeSet<String>();
         if (!LATIN.matcher(word).find()) {
-            add(keys, word);
-            return keys;
+            return primaryKeys(word);
         }
+        var keys = new TreeSet<String>();
         for (String system : systems) {
             if (!systemWords.containsKey(system) || systemWords.get(system).matcher(word).matches()) {
                 spellings(word, system, cutShort, asTyped).forEach(spelling -> add(keys, latin.transliterate(spelling)));
             }
         }
+        return keys;
+    }
+
+    /** The key of a word as the rules read it, without the other readings of latin-variants.txt: the likeliest. */
+    private Set<String> primaryKeys(String word) {
+        var keys = new TreeSet<String>();
+        add(keys, LATIN.matcher(word).find() ? latin.transliterate(word) : word);
         return keys;
     }
 
