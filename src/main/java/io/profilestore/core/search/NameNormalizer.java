@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * (for the search), so the two cannot drift apart.
  *
  * <p>The rules are data, in {@code src/main/resources/normalizer/}: ICU transliteration rules from Latin to
- * Cyrillic and from Cyrillic to the key, and the keyboard table that reads a name typed with the wrong layout
+ * Cyrillic and from Cyrillic to the key, the other readings of a Latin word where romanizations disagree (German,
+ * French, ISO 9 without its diacritics...), and the keyboard table that reads a name typed with the wrong layout
  * switched on (Bdfyjd is Иванов).
  */
 public final class NameNormalizer {
@@ -48,10 +49,18 @@ public final class NameNormalizer {
     /**
      * One reading of a text: its words (the parts of a hyphenated name count as words), each with the keys it
      * may stand for. A name matches when every word is the beginning of one of the name's keys.
+     *
+     * @param primary each word's key as the rules read it, without the other romanizations' readings of
+     *     latin-variants.txt: the likeliest, which a search ranks first
      */
-    public record Reading(Source source, List<Set<String>> words) {
+    public record Reading(Source source, List<Set<String>> words, List<Set<String>> primary) {
         public Reading {
             words = List.copyOf(words);
+            primary = List.copyOf(primary);
+        }
+
+        Reading as(Source other) {
+            return new Reading(other, words, primary);
         }
     }
 
@@ -62,16 +71,34 @@ public final class NameNormalizer {
     private static final Pattern REPEATED_I = Pattern.compile("и{2,}");
     private static final Pattern CYRILLIC_TEXT = Pattern.compile("[\\p{IsCyrillic}\\s\\p{Pd}]+");
 
-    /** A rule of latin-variants.txt: in words where the pattern occurs, an extra reading with it replaced. */
-    private record Variant(boolean prefixOnly, Pattern pattern, String replacement) {
+    /**
+     * A rule of latin-variants.txt: in words where the pattern occurs, an extra reading with it replaced, everywhere
+     * at once or, for a letter that one word may use both ways (Selesnjow: s is з, then с), at one place at a time.
+     * A rule of one romanization ({@code system}) combines with the rules of no other, only with the common ones.
+     */
+    private record Variant(Scope scope, boolean onePlace, Pattern pattern, String replacement, String system) {
     }
 
-    /** At most this many readings of one word, however many variants apply. */
+    /** Which words a variant reads: stored names and queries, queries as typed, or a query's last word. */
+    private enum Scope {
+        NAME, QUERY, PREFIX
+    }
+
+    /** How a text is read: as a stored name, as a query typed, or as a query read with the other layout. */
+    private enum Mode {
+        STORED, TYPED, OTHER_LAYOUT
+    }
+
+    /** At most this many readings of one word in one romanization, however many variants apply. */
     private static final int MAX_READINGS = 16;
 
     private final Normalizer2 nfkc = Normalizer2.getNFKCInstance();
     private final Transliterator latin;
     private final List<Variant> variants = new ArrayList<>();
+    /** The romanizations the variants name, and "" for the common ones. */
+    private final Set<String> systems = new LinkedHashSet<>(List.of(""));
+    /** The words a romanization may have written, where latin-variants.txt says (others are not read its way). */
+    private final Map<String, Pattern> systemWords = new HashMap<>();
     private final Transliterator fold;
     private final Map<Character, Character> latinLayout = new HashMap<>();
     private final Map<Character, Character> cyrillicLayout = new HashMap<>();
@@ -83,7 +110,14 @@ public final class NameNormalizer {
                 continue;
             }
             var cells = line.split("\t");
-            variants.add(new Variant(cells[0].equals("prefix"), Pattern.compile(cells[1]), cells[2]));
+            if (cells[0].equals("words")) {
+                systemWords.put(cells[2], Pattern.compile(cells[1]));
+                continue;
+            }
+            var scope = Scope.valueOf(cells[0].replace("-each", "").toUpperCase(Locale.ROOT));
+            String system = cells.length > 3 ? cells[3] : "";
+            variants.add(new Variant(scope, cells[0].endsWith("-each"), Pattern.compile(cells[1]), cells[2], system));
+            systems.add(system);
         }
         fold = Transliterator.createFromRules("Cyrillic-NameKey", foldRules, Transliterator.FORWARD);
         for (String line : layout.split("\n")) {
@@ -123,7 +157,7 @@ public final class NameNormalizer {
      * name of several words also the words run together (РимскийКорсаков finds Римский-Корсаков).
      */
     public List<String> indexKeys(String name) {
-        var words = read(name, false).words();
+        var words = read(name, Mode.STORED).words();
         var keys = new LinkedHashSet<String>();
         words.forEach(keys::addAll);
         if (words.size() > 1) {
@@ -134,7 +168,7 @@ public final class NameNormalizer {
 
     /** The one key a name sorts by: its words' first keys, joined by spaces. */
     public String sortKey(String name) {
-        var words = read(name, false).words();
+        var words = read(name, Mode.STORED).words();
         return String.join(" ", words.stream().map(w -> w.iterator().next()).toList());
     }
 
@@ -145,15 +179,15 @@ public final class NameNormalizer {
     public List<Reading> queryReadings(String query) {
         var readings = new ArrayList<Reading>();
         String text = nfkc.normalize(query == null ? "" : query).strip();
-        readings.add(read(text, true));
+        readings.add(read(text, Mode.TYPED));
         String latinSwapped = swapLayout(text, latinLayout);
         if (latinSwapped != null) {
-            readings.add(new Reading(Source.LATIN_LAYOUT, read(latinSwapped, true).words()));
+            readings.add(read(latinSwapped, Mode.OTHER_LAYOUT).as(Source.LATIN_LAYOUT));
         }
         if (CYRILLIC_TEXT.matcher(text).matches()) {
             String cyrillicSwapped = swapLayout(text, cyrillicLayout);
             if (cyrillicSwapped != null) {
-                readings.add(new Reading(Source.CYRILLIC_LAYOUT, read(cyrillicSwapped, true).words()));
+                readings.add(read(cyrillicSwapped, Mode.OTHER_LAYOUT).as(Source.CYRILLIC_LAYOUT));
             }
         }
         var distinct = new ArrayList<Reading>();
@@ -167,48 +201,87 @@ public final class NameNormalizer {
 
     /** The reading of a text as typed, a stored name's. */
     public Reading read(String text) {
-        return read(text, false);
+        return read(text, Mode.STORED);
     }
 
-    /** @param typed whether the text is a query, whose last word may be cut short anywhere */
-    private Reading read(String text, boolean typed) {
+    /**
+     * @param mode a query's last word may be cut short anywhere; a query as typed is read by the query rules too
+     *     (the other layout's reading is one guess already)
+     */
+    private Reading read(String text, Mode mode) {
         String lower = nfkc.normalize(text == null ? "" : text).toLowerCase(Locale.ROOT);
         String plain = APOSTROPHES.matcher(lower).replaceAll("");
         var parts = SEPARATORS.split(plain);
         var words = new ArrayList<Set<String>>();
+        var primary = new ArrayList<Set<String>>();
         for (int i = 0; i < parts.length; i++) {
-            var keys = keys(parts[i], typed && i == parts.length - 1);
+            var keys = keys(parts[i], mode != Mode.STORED && i == parts.length - 1, mode == Mode.TYPED);
             if (!keys.isEmpty()) {
                 words.add(keys);
+                primary.add(primaryKeys(parts[i]));
             }
         }
-        return new Reading(Source.AS_TYPED, words);
+        return new Reading(Source.AS_TYPED, words, primary);
     }
 
     /** The keys of one word: one, or more where romanizations disagree about a Latin spelling. */
-    private Set<String> keys(String word, boolean cutShort) {
+    private Set<String> keys(String word, boolean cutShort, boolean asTyped) {
         if (word.isEmpty()) {
             return Set.of();
         }
-        var keys = new TreeSet<String>();
         if (!LATIN.matcher(word).find()) {
-            add(keys, word);
-            return keys;
+            return primaryKeys(word);
         }
+        var keys = new TreeSet<String>();
+        for (String system : systems) {
+            if (!systemWords.containsKey(system) || systemWords.get(system).matcher(word).matches()) {
+                spellings(word, system, cutShort, asTyped).forEach(spelling -> add(keys, latin.transliterate(spelling)));
+            }
+        }
+        return keys;
+    }
+
+    /** The key of a word as the rules read it, without the other readings of latin-variants.txt: the likeliest. */
+    private Set<String> primaryKeys(String word) {
+        var keys = new TreeSet<String>();
+        add(keys, LATIN.matcher(word).find() ? latin.transliterate(word) : word);
+        return keys;
+    }
+
+    /**
+     * The spellings a word may stand for in one romanization: the word itself, and the word with the variants of
+     * that romanization and the common ones applied, alone and together, in the order of the file.
+     */
+    private Set<String> spellings(String word, String system, boolean cutShort, boolean asTyped) {
         var spellings = new LinkedHashSet<String>(List.of(word));
         for (var variant : variants) {
-            if (variant.prefixOnly() && !cutShort) {
+            if (variant.scope() == Scope.PREFIX && !cutShort || variant.scope() == Scope.QUERY && !asTyped
+                    || !variant.system().isEmpty() && !variant.system().equals(system)) {
                 continue;
             }
             for (String spelling : List.copyOf(spellings)) {
                 var matcher = variant.pattern().matcher(spelling);
-                if (matcher.find() && spellings.size() < MAX_READINGS) {
+                if (variant.onePlace()) {
+                    for (int place = 0; matcher.find() && spellings.size() < MAX_READINGS; place++) {
+                        spellings.add(replaceAt(variant, spelling, place));
+                    }
+                } else if (matcher.find() && spellings.size() < MAX_READINGS) {
                     spellings.add(matcher.replaceAll(variant.replacement()));
                 }
             }
         }
-        spellings.forEach(spelling -> add(keys, latin.transliterate(spelling)));
-        return keys;
+        return spellings;
+    }
+
+    /** The spelling with the variant's pattern replaced at its {@code place}-th occurrence only. */
+    private static String replaceAt(Variant variant, String spelling, int place) {
+        var matcher = variant.pattern().matcher(spelling);
+        for (int i = 0; i <= place; i++) {
+            matcher.find();
+        }
+        var replaced = new StringBuilder();
+        matcher.appendReplacement(replaced, variant.replacement());
+        return matcher.appendTail(replaced).toString();
     }
 
     private void add(Set<String> keys, String cyrillic) {

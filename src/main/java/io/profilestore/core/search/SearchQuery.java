@@ -27,6 +27,8 @@ public final class SearchQuery {
     private static final double AS_TYPED_BOOST = 2.0;
     private static final List<String> NAME_FIELDS = List.of("surnameKey", "firstNameKey", "patronymicKey");
     private static final float EXACT_SURNAME_BOOST = 4.0f;
+    /** A whole surname only through another romanization's reading of the word (latin-variants.txt). */
+    private static final float EXACT_SURNAME_OTHER_READING_BOOST = 3.5f;
     private static final float OTHER_FIELD_BOOST = 0.5f;
     private static final Pattern NOT_LETTERS = Pattern.compile("\\P{L}+");
     private static final List<String> AS_WRITTEN_FIELDS = List.of("surname.asWritten", "firstName.asWritten",
@@ -209,14 +211,19 @@ public final class SearchQuery {
         }
     }
 
-    /** A whole surname scores more than a longer one it begins (Цой before Цоев). */
+    /**
+     * A whole surname scores more than a longer one it begins (Цой before Цоев); a little less when only another
+     * romanization's reading of the word makes it whole (Strelcov is Стрельцов before Стрелков, c read as к).
+     */
     private static void exactSurname(BoolQuery.Builder bool, List<NameNormalizer.Reading> readings) {
         var exact = new ArrayList<Query>();
         for (var reading : readings) {
             if (reading.words().size() == 1) {
                 for (String key : reading.words().get(0)) {
+                    float boost = reading.primary().get(0).contains(key) ? EXACT_SURNAME_BOOST
+                            : EXACT_SURNAME_OTHER_READING_BOOST;
                     exact.add(Query.of(q -> q.constantScore(c -> c.filter(f -> f.term(t -> t.field("surnameKey").value(key)))
-                            .boost(EXACT_SURNAME_BOOST))));
+                            .boost(boost))));
                 }
             }
         }

@@ -148,4 +148,16 @@ class SearchQueryTest {
                 .as("score, a hit without a name (sorted last), pid")
                 .isEqualTo("[3.5,null,\"0b7f6c1e-3a5d-4c1e-9f0a-2b3c4d5e6f70\"]");
     }
+
+    @Test
+    void aWholeSurnameAsTheWordReadsScoresMoreThanThroughAnotherRomanization() {
+        // Strelcov is Стрельцов (c is ц in ISO 9) and, read informally, Стрелков: the likelier reading ranks first
+        var exact = json(SearchQuery.query(typed("Strelcov"))).path("bool").path("should").path(0);
+
+        var boosts = new ArrayList<String>();
+        for (var key : exact.path("dis_max").path("queries")) {
+            boosts.add(key.findValue("value").asText() + " " + key.path("constant_score").path("boost").asDouble());
+        }
+        assertThat(boosts).contains("стриелцов 4.0", "стриелков 3.5");
+    }
 }
