@@ -69,7 +69,7 @@ public class ProfileService {
         return underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner)), change -> {
             if (givenPid) {
                 tables.find(pid).ifPresent(existing -> {
-                    throw new VersionMismatchException(Map.of(pid, existing.version()));
+                    throw new ProfileExistsException(pid, existing.version());
                 });
             }
             var user = uid == null ? Optional.<UserRow>empty() : tables.findUser(owner);

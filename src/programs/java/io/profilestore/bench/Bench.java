@@ -10,6 +10,7 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.core.search.MatchQuery;
+import io.profilestore.core.search.MatchService;
 import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.core.search.ProfileDocument;
 import io.profilestore.core.search.SearchCriteria;
@@ -278,7 +279,7 @@ public final class Bench {
             if (random.nextInt(Math.max(1, dataset.size / 2_000)) == 0) {
                 asked.add(dataset.pids.get(i));
                 queries.add(MatchQuery.request("profiles", ProfileDocument.of(dataset.pids.get(i), dataset.uid(i), null, 1,
-                        data, Instant.now(), names)));
+                        data, Instant.now(), names), MatchService.WEIGHTS));
             }
         }
         run(Load.openLoop("GET /v1/profiles/{pid}/matches", rate(50), options.warmup(), options.duration(),
@@ -331,7 +332,6 @@ public final class Bench {
                 result.throughput(), result.errors(), result.firstError() == null ? "" : " (" + result.firstError() + ")");
     }
 
-    /** Loads the dataset through the bulk path (or finds it loaded by an earlier run), measuring both write paths. */
     /**
      * The dataset, loaded by the import command as a bank would move its profiles in (measured against raw Cassandra
      * writes of the same rows: {@link ImportBench}), unless an earlier run of the same seed and size loaded it; then

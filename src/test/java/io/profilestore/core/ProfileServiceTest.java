@@ -106,7 +106,7 @@ class ProfileServiceTest {
         assertThat(locks.outbox()).containsExactly(OutboxRecord.profile(pid, 1, tables.writes().get(0).timestampMicros()));
 
         assertThatThrownBy(() -> profiles.createAt(pid, null, json("{}")))
-                .isInstanceOfSatisfying(VersionMismatchException.class,
+                .isInstanceOfSatisfying(ProfileExistsException.class,
                         e -> assertThat(e.currentVersions()).isEqualTo(Map.of(pid, 1L)));
         assertThat(tables.writes()).as("the refused create wrote nothing").hasSize(1);
         assertThat(locks.isFree(EntityLocks.profile(pid))).isTrue();

@@ -217,14 +217,21 @@ class ImportIT {
         }
     }
 
-    /** Each row's version and the time its version was written, for the rows of these lines. */
-    static Map<UUID, List<Long>> rows(List<Line> lines) {
+    /** Each profile's row, its user's row and its place in the user's list, with the times they were written. */
+    static Map<UUID, List<Object>> rows(List<Line> lines) {
         var session = TestStack.backends().cassandra();
-        var rows = new HashMap<UUID, List<Long>>();
+        var rows = new HashMap<UUID, List<Object>>();
         for (var line : lines) {
-            var row = session.execute(SimpleStatement.newInstance(
-                    "SELECT version, WRITETIME(version) AS written FROM profiles.profile WHERE pid = ?", line.pid())).one();
-            rows.put(line.pid(), List.of(row.getLong("version"), row.getLong("written")));
+            var profile = session.execute(SimpleStatement.newInstance("SELECT uid, version, data, created_at, updated_at,"
+                    + " WRITETIME(data) AS written FROM profiles.profile WHERE pid = ?", line.pid())).one();
+            var user = session.execute(SimpleStatement.newInstance("SELECT version, created_at, WRITETIME(version) AS written"
+                    + " FROM profiles.persons WHERE uid = ?", line.uid())).one();
+            var link = session.execute(SimpleStatement.newInstance("SELECT pid FROM profiles.uid_pid"
+                    + " WHERE uid = ? AND pid = ?", line.uid(), line.pid())).one();
+            rows.put(line.pid(), List.of(profile.getUuid("uid"), profile.getLong("version"), profile.getString("data"),
+                    profile.getInstant("created_at"), profile.getInstant("updated_at"), profile.getLong("written"),
+                    user.getLong("version"), user.getInstant("created_at"), user.getLong("written"),
+                    link == null ? "no link" : "linked"));
         }
         return rows;
     }

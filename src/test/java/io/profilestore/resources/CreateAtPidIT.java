@@ -67,7 +67,7 @@ class CreateAtPidIT {
 
         var again = createAt(pid, "{\"data\": {\"n\": 2}}");
 
-        assertProblem(again, 412, "stale-version");
+        assertProblem(again, 412, "profile-exists");
         assertThat(again.json().path("currentVersions").path(pid.toString()).asLong()).isEqualTo(1);
         assertThat(again.headers().firstValue("ETag")).as("a refusal carries no ETag").isEmpty();
         assertThat(api.get(pid).body()).isEqualTo(before);

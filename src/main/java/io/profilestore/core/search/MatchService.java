@@ -24,14 +24,16 @@ import java.util.UUID;
  * score = 1 - (1 - w1)(1 - w2)... A document number is nearly a person's own; a surname, first name and birth date
  * together are strong, though namesakes are born on the same day; a phone or an e-mail alone is weaker, since a
  * family shares them and operators reassign numbers. The profile is read from Cassandra (the truth), its
- * candidates from the index.
+ * candidates found in the index and then read from Cassandra too: the index learns of a merge, a move or an erase
+ * a moment late, and a candidate is answered under the user it stands under now (never the profile's own), or not
+ * at all once erased.
  */
 public class MatchService {
 
     /** Users answered at most. */
     public static final int MAX_MATCHES = 10;
 
-    static final Map<String, Double> WEIGHTS = Map.of(
+    public static final Map<String, Double> WEIGHTS = Map.of(
             MatchQuery.DOCUMENT, 0.9,
             MatchQuery.NAME_AND_BIRTH_DATE, 0.7,
             MatchQuery.PHONE, 0.5,
@@ -64,12 +66,20 @@ public class MatchService {
         if (!MatchQuery.hasGrounds(profile)) {
             return new MatchesResponse(pid, List.of());
         }
-        var byUser = new LinkedHashMap<UUID, Candidate>();
+        var grounds = new LinkedHashMap<UUID, Set<String>>();
         for (var hit : search(profile)) {
-            var candidate = byUser.computeIfAbsent(hit.source().uid(), uid -> new Candidate());
-            candidate.pids.add(hit.source().pid());
-            candidate.reasons.addAll(hit.matchedQueries().keySet());
+            grounds.put(hit.source().pid(), hit.matchedQueries().keySet());
         }
+        var now = profiles.findAll(grounds.keySet());
+        var byUser = new LinkedHashMap<UUID, Candidate>();
+        grounds.forEach((candidatePid, reasons) -> {
+            var current = now.get(candidatePid);
+            if (current != null && !current.uid().equals(row.uid())) {
+                var candidate = byUser.computeIfAbsent(current.uid(), uid -> new Candidate());
+                candidate.pids.add(candidatePid);
+                candidate.reasons.addAll(reasons);
+            }
+        });
         var matches = new ArrayList<MatchesResponse.Match>();
         byUser.forEach((uid, candidate) -> matches.add(new MatchesResponse.Match(uid, List.copyOf(candidate.pids),
                 score(candidate.reasons), REASONS.stream().filter(candidate.reasons::contains).toList())));
@@ -90,7 +100,7 @@ public class MatchService {
 
     private List<Hit<ProfileDocument>> search(ProfileDocument profile) {
         try {
-            return index.search(MatchQuery.request(index.alias(), profile), ProfileDocument.class);
+            return index.search(MatchQuery.request(index.alias(), profile, WEIGHTS), ProfileDocument.class);
         } catch (ElasticsearchException e) {
             throw new SearchUnavailableException("Elasticsearch refused the search for matches", e);
         } catch (IOException e) {

@@ -9,6 +9,7 @@ import io.profilestore.core.UserMergedException;
 import io.profilestore.core.UserFullException;
 import io.profilestore.core.UserNotFoundException;
 import io.profilestore.core.UserOperationException;
+import io.profilestore.core.ProfileExistsException;
 import io.profilestore.core.VersionMismatchException;
 import io.profilestore.core.search.InvalidSearchException;
 import io.profilestore.core.search.SearchUnavailableException;
@@ -67,6 +68,11 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
         if (exception instanceof UserMergedException e) {
             return Problem.of(409, "user-merged", "User was merged", "user " + e.uid() + " was merged into "
                     + e.masterUid() + "; create the profile under the master").with(Map.of("masterUid", e.masterUid()));
+        }
+        if (exception instanceof ProfileExistsException e) {
+            return Problem.of(412, "profile-exists", "Precondition failed",
+                    "a profile stands at this pid, so nothing was created; read it to see whether it is the one you sent")
+                    .with(Map.of("currentVersions", e.currentVersions()));
         }
         if (exception instanceof VersionMismatchException e) {
             return Problem.of(412, "stale-version", "Precondition failed",

@@ -1,6 +1,7 @@
 package io.profilestore.core.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,16 +37,22 @@ class MatchQueryTest {
                 + " \"phones\": [\"+7 (912) 345-67-89\"], \"documents\": [{\"type\": \"passport\", \"number\": \"45 07 123456\"}],"
                 + " \"email\": \"Anna.Ivanova@Example.com\"}");
 
-        var query = SearchQueryTest.json(MatchQuery.request("profiles", profile)).path("query");
+        var request = SearchQueryTest.json(MatchQuery.request("profiles", profile, MatchService.WEIGHTS));
+        var query = request.path("query");
 
         assertThat(grounds(query)).containsExactly("document", "phone", "email", "name-and-birth-date");
         assertThat(query.path("bool").path("minimum_should_match").asText()).isEqualTo("1");
         assertThat(query.toString()).contains("\"79123456789\"", "\"4507123456\"", "\"anna.ivanova@example.com\"",
                 "\"1985-04-12\"");
         // the names by their keys, exactly (not as prefixes): Иванова meets Ivanova
-        var name = query.path("bool").path("should").get(3).path("bool").path("filter");
+        var name = query.path("bool").path("should").get(3).path("constant_score").path("filter").path("bool").path("filter");
         assertThat(name.get(0).path("terms").path("surnameKey").get(0).asText())
                 .isEqualTo(NAMES.indexKeys("Ivanova").get(0));
+        // each ground scores its weight, and the hits come strongest first: a phone many share cannot push a
+        // document's match out of the hits looked at
+        query.path("bool").path("should").forEach(clause -> assertThat(clause.path("constant_score").path("boost")
+                .asDouble()).isCloseTo(MatchService.WEIGHTS.get(clause.findValue("_name").asText()), within(1e-6)));
+        assertThat(request.path("sort").get(0).toString()).contains("_score");
         // never the profile's own user, nor itself
         assertThat(query.path("bool").path("must_not").toString()).contains(UID.toString(), PID.toString());
     }
@@ -56,7 +63,7 @@ class MatchQueryTest {
         assertThat(MatchQuery.hasGrounds(nameOnly)).isFalse();
 
         var phone = profile("{\"surname\": \"Иванова\", \"phones\": [\"89123456789\"]}");
-        assertThat(grounds(SearchQueryTest.json(MatchQuery.request("profiles", phone)).path("query")))
+        assertThat(grounds(SearchQueryTest.json(MatchQuery.request("profiles", phone, MatchService.WEIGHTS)).path("query")))
                 .containsExactly("phone");
     }
 
