@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,7 +17,8 @@ import java.util.regex.Pattern;
  * The chart's Grafana dashboard (helm/profile-store/dashboards/profile-store.json, in the ConfigMap that Grafana's
  * sidecar loads) and its queries: the panels' PromQL and the variables' label_values selectors. The checks here need
  * no tool ({@link #problems}: what every panel must have, and the expressions' brackets, functions and selectors
- * read lexically).
+ * read lexically); the PromQL grammar's parse ({@link #metricNames}) and Grafana's schema ({@link #validate}) run
+ * with node, in the integration tests.
  */
 public final class Dashboards {
 
@@ -26,6 +28,7 @@ public final class Dashboards {
     public static final String KEY = "profile-store.json";
     /** What the grafana chart's sidecar selects dashboards by, unless told otherwise. */
     static final String SIDECAR_LABEL = "grafana_dashboard";
+    static final String DASHBOARD_VALIDATOR = "validate-dashboard.mjs";
     /** Every selector of the service's metrics names the release, as the variables pick it. */
     static final String RELEASE = "namespace=\"$namespace\", job=\"$job\"";
     static final String DATASOURCE = "${datasource}";
@@ -35,6 +38,10 @@ public final class Dashboards {
      * panel shows it (a variable's query lists the namespaces and jobs to choose from: it selects no one release).
      */
     public record Query(String where, String expr, boolean ofPanel) {
+    }
+
+    /** Grafana's schema check of a dashboard: which schema, and its errors (none when valid). */
+    public record Validation(String schema, List<String> errors) {
     }
 
     private Dashboards() {
@@ -230,5 +237,63 @@ public final class Dashboards {
             }
         }
         return problems;
+    }
+
+    /**
+     * The metric names of every query, from the parse tree of the PromQL grammar (src/test/manifests,
+     * validate-promql.mjs, run with node); fails when a query is not valid PromQL.
+     */
+    public static Set<String> metricNames(JsonNode dashboard) {
+        var checked = check(dashboard);
+        var errors = AlertRules.errorsOf(checked);
+        if (!errors.isEmpty()) {
+            throw new AssertionError("the dashboard's queries are not valid PromQL:\n" + String.join("\n", errors));
+        }
+        var names = new TreeSet<String>();
+        checked.forEach(c -> names.addAll(c.metrics()));
+        return names;
+    }
+
+    /** Every query checked as PromQL by the Prometheus project's grammar and type checks, in the dashboard's order. */
+    static List<AlertRules.Checked> check(JsonNode dashboard) {
+        var input = JSON.createArrayNode();
+        for (var query : queries(dashboard)) {
+            input.addObject().put("name", query.where()).put("expr", asPromQL(query.expr()));
+        }
+        return AlertRules.check(input);
+    }
+
+    /** The dashboard against Grafana's schema (src/test/manifests, validate-dashboard.mjs, run with node). */
+    static Validation validate(JsonNode dashboard) {
+        if (!Files.isDirectory(Tools.VALIDATOR_DIR.resolve("node_modules/@grafana/schema"))) {
+            throw new AssertionError("the dashboard validator's packages are not installed in " + Tools.VALIDATOR_DIR
+                    + ": Maven installs them before the integration tests");
+        }
+        try {
+            var file = Files.createTempFile("dashboard", ".json");
+            try {
+                JSON.writeValue(file.toFile(), dashboard);
+                var result = Tools.run(List.of("node", Tools.VALIDATOR_DIR.resolve(DASHBOARD_VALIDATOR).toString(),
+                        file.toString()), Tools.VALIDATOR_DIR);
+                JsonNode report;
+                try {
+                    report = JSON.readTree(result.output());
+                } catch (IOException e) {
+                    throw new AssertionError("the dashboard validator did not answer in JSON (exit code "
+                            + result.exitCode() + "):\n" + result.output(), e);
+                }
+                var errors = new ArrayList<String>();
+                report.path("errors").forEach(e -> errors.add(e.asText()));
+                if ((result.exitCode() != 0) == errors.isEmpty() || !report.hasNonNull("schema")) {
+                    throw new AssertionError("the dashboard validator's report does not match its exit code "
+                            + result.exitCode() + ":\n" + result.output());
+                }
+                return new Validation(report.path("schema").asText(), List.copyOf(errors));
+            } finally {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
