@@ -78,6 +78,7 @@ import io.profilestore.resources.LoggedPathFilter;
 import io.profilestore.resources.MatchResource;
 import io.profilestore.resources.OpenApiResource;
 import io.profilestore.resources.ProfileResource;
+import io.profilestore.resources.RequestMetrics;
 import io.profilestore.resources.SearchResource;
 import io.profilestore.resources.UnreadBodyFilter;
 import io.profilestore.resources.UserResource;
@@ -179,6 +180,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             Security.install(environment, config.auth);
             environment.jersey().register(new RateLimitFeature(new CallerBuckets(config.limits),
                     new RateLimitMetrics(labelledMetrics, config.limits.labelledSubjects)));
+            // rate, latency and problems per route, for the dashboard (Dropwizard's metrics have no labels)
+            environment.jersey().register(new RequestMetrics(labelledMetrics));
             var audit = new AuditLog(backends.postgres(), environment.metrics());
             var lookUps = new AuditGroupWriter(backends.postgres(), config.audit, environment.metrics());
             environment.lifecycle().manage(lookUps);

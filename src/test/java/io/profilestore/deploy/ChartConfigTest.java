@@ -116,7 +116,7 @@ class ChartConfigTest {
     @EnumSource(Values.class)
     void everyConfigMapOfTheReleaseLoads(Values values) throws Exception {
         var docs = Charts.documents(values);
-        var maps = Charts.ofKind(docs, "ConfigMap");
+        var maps = Charts.serviceConfigMaps(docs);
         assertThat(maps).hasSizeGreaterThan(2);
         var api = load(writeConfig(Charts.serviceConfig(docs)));
         for (var map : maps) {

@@ -50,7 +50,7 @@ class ChartLeastPrivilegeTest {
                 assertThat(mountedFolders(e.getValue())).as(e.getKey()).doesNotContainAnyElementsOf(MIGRATION_FOLDERS);
             }
         }
-        for (var map : Charts.ofKind(docs, "ConfigMap")) {
+        for (var map : Charts.serviceConfigMaps(docs)) {
             var name = map.path("metadata").path("name").asText();
             var config = map.path("data").path("profile-store.yml").asText();
             if (name.equals("profile-store-migrate")) {

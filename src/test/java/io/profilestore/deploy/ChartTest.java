@@ -40,7 +40,7 @@ class ChartTest {
                 .containsExactlyInAnyOrder("profile-store", "profile-store-admin");
         assertThat(Charts.ofKind(docs, "ConfigMap")).extracting(d -> d.path("metadata").path("name").asText())
                 .containsExactlyInAnyOrder("profile-store", "profile-store-indexer", "profile-store-migrate",
-                        "profile-store-cronjobs");
+                        "profile-store-cronjobs", "profile-store-dashboard");
         assertThat(Charts.ofKind(docs, "CronJob")).extracting(d -> d.path("metadata").path("name").asText())
                 .containsExactlyInAnyOrder("profile-store-reconcile", "profile-store-check-tables");
         assertThat(Charts.ofKind(docs, "HorizontalPodAutoscaler")).hasSize(1);
@@ -195,7 +195,7 @@ class ChartTest {
         var pods = ChartLeastPrivilegeTest.pods(docs);
         pods.keySet().removeIf(k -> k.startsWith("Pod/"));
         assertThat(pods).hasSize(5);
-        for (var map : Charts.ofKind(docs, "ConfigMap")) {
+        for (var map : Charts.serviceConfigMaps(docs)) {
             var serviceConfig = Charts.YAML.readTree(map.path("data").path("profile-store.yml").asText());
             for (var backend : List.of("cassandra", "elasticsearch", "postgres", "rabbitmq")) {
                 assertThat(serviceConfig.path(backend).path("tls").path("caFile").asText())

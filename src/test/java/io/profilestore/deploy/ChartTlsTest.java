@@ -25,7 +25,7 @@ class ChartTlsTest {
     @EnumSource(Values.class)
     void bothPortsServeHttpsFromThePkcs12KeyStore(Values values) throws IOException {
         var docs = Charts.documents(values);
-        for (var map : Charts.ofKind(docs, "ConfigMap")) {
+        for (var map : Charts.serviceConfigMaps(docs)) {
             var server = Charts.YAML.readTree(map.path("data").path("profile-store.yml").asText()).path("server");
             for (var connectors : List.of("applicationConnectors", "adminConnectors")) {
                 var connector = server.path(connectors).get(0);

@@ -187,6 +187,11 @@ public final class Charts {
         }
     }
 
+    /** The ConfigMaps that carry a profile-store.yml: the API's, the indexer's, migrate's, the CronJobs'. */
+    static List<JsonNode> serviceConfigMaps(List<JsonNode> docs) {
+        return ofKind(docs, "ConfigMap").stream().filter(d -> d.path("data").has("profile-store.yml")).toList();
+    }
+
     /** The service's YAML out of a rendering's ConfigMap. */
     static String serviceConfig(List<JsonNode> docs) {
         return named(docs, "ConfigMap", RELEASE).path("data").path("profile-store.yml").asText();
