@@ -124,10 +124,16 @@ public final class Bench {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    public static void main(String[] args) throws Exception {
-        var report = run(Options.parse(args));
-        System.out.println("report: " + report.toAbsolutePath());
-        System.exit(0);
+    public static void main(String[] args) {
+        try {
+            var report = run(Options.parse(args));
+            System.out.println("report: " + report.toAbsolutePath());
+            System.exit(0);
+        } catch (Exception | Error e) {
+            // the service's threads would keep a failed run's JVM, and the stack it holds, alive for good
+            e.printStackTrace();
+            System.exit(1);
+        }
     }
 
     static Path run(Options options) throws Exception {
