@@ -6,7 +6,8 @@ import java.util.SplittableRandom;
 
 /**
  * Generated profiles among which some people appear twice, as banks find them: the second profile, under a user of its
- * own, varies as a second record of one person does. Its name may be in another romanization (a foreign document),
+ * own, varies as a second record of one person does. Its name may be in another romanization (a foreign document, or
+ * as German, French, ISO 9 without its diacritics or unidecode write it: any of {@link ProfileGenerator.Romanization}),
  * its phone written another way, its patronymic missing, ё written е; it keeps the person's birth date, and keeps the
  * passport, the phone or the e-mail only now and then (a new phone, a new passport since). The same for the same
  * seed; {@link Generated#twinOf()} says which profile a planted one duplicates, for measuring how many are found.

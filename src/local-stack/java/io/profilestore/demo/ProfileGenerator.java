@@ -23,12 +23,23 @@ import java.util.function.Function;
  */
 public final class ProfileGenerator {
 
-    /** How a name may be written in Latin letters. */
+    /**
+     * How a name may be written in Latin letters: the four the demo's foreign documents use, and four more that other
+     * tools and people write (each rule file cites its table), which a second record of a person may carry.
+     */
     public enum Romanization {
         BGN(Transliterator.getInstance("Russian-Latin/BGN")),
         ISO9(Transliterator.getInstance("Cyrillic-Latin")),
-        ICAO(rules("Russian-ICAO", "names/romanize-icao.txt")),
-        GOST_B(rules("Russian-GOST-B", "names/romanize-gost-b.txt"));
+        ICAO(rules("Russian-ICAO", "names/romanize-icao.txt", "")),
+        GOST_B(rules("Russian-GOST-B", "names/romanize-gost-b.txt", "")),
+        GERMAN(rules("Russian-German", "names/romanize-german.txt", "")),
+        FRENCH(rules("Russian-French", "names/romanize-french.txt", "")),
+        /** ISO 9 as written by someone with no keys for diacritics: ž is z, â is a. */
+        ISO9_PLAIN(rules("Russian-ISO9-plain", "names/romanize-iso9.txt", ":: NFD ;\n:: [:Nonspacing Mark:] Remove ;\n:: NFC ;")),
+        UNIDECODE(rules("Russian-unidecode", "names/romanize-unidecode.txt", ""));
+
+        /** The romanizations of the demo's names in Latin letters. */
+        static final List<Romanization> DOCUMENTS = List.of(BGN, ISO9, ICAO, GOST_B);
 
         private final Transliterator transliterator;
 
@@ -40,13 +51,14 @@ public final class ProfileGenerator {
             return transliterator;
         }
 
+        /** The name romanized, capitalized as names are (the rule files read lowercase letters). */
         public String romanize(String name) {
-            String latin = transliterator.transliterate(name);
+            String latin = transliterator.transliterate(name.toLowerCase(Locale.ROOT));
             return latin.isEmpty() ? latin : latin.substring(0, 1).toUpperCase(Locale.ROOT) + latin.substring(1);
         }
 
-        private static Transliterator rules(String id, String resource) {
-            return Transliterator.createFromRules(id, read(resource), Transliterator.FORWARD);
+        private static Transliterator rules(String id, String resource, String after) {
+            return Transliterator.createFromRules(id, read(resource) + "\n" + after, Transliterator.FORWARD);
         }
     }
 
@@ -85,7 +97,7 @@ public final class ProfileGenerator {
         String first = female ? femaleNames.pick(random) : maleNames.pick(random).name();
         String middle = female ? father.patronymicFemale() : father.patronymicMale();
         if (random.nextDouble() < latinShare) {
-            var scheme = Romanization.values()[random.nextInt(Romanization.values().length)];
+            var scheme = Romanization.DOCUMENTS.get(random.nextInt(Romanization.DOCUMENTS.size()));
             last = scheme.romanize(last);
             first = scheme.romanize(first);
             middle = scheme.romanize(middle);

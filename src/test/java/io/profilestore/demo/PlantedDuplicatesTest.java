@@ -2,8 +2,8 @@ package io.profilestore.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.profilestore.core.search.NameNormalizer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +35,6 @@ class PlantedDuplicatesTest {
 
     @Test
     void aTwinIsThePersonOfItsOriginalVariedAsASecondRecordIs() {
-        var names = NameNormalizer.standard();
         var generated = generate(11, 20_000);
         int latin = 0;
         int withoutPatronymic = 0;
@@ -49,9 +48,12 @@ class PlantedDuplicatesTest {
             var original = generated.get(twin.twinOf()).data();
             var data = twin.data();
             assertThat(data.path("birthDate")).isEqualTo(original.path("birthDate"));
-            assertThat(names.indexKeys(data.path("surname").asText()))
-                    .as("%s and %s are one surname", data.path("surname"), original.path("surname"))
-                    .containsAnyElementsOf(names.indexKeys(original.path("surname").asText()));
+            String surname = original.path("surname").asText();
+            var spellings = new HashSet<String>(List.of(surname.replace('ё', 'е')));
+            for (var scheme : ProfileGenerator.Romanization.values()) {
+                spellings.add(scheme.romanize(surname));
+            }
+            assertThat(data.path("surname").asText()).as("the surname as written again").isIn(spellings);
             assertThat(data.path("phones").get(0).asText()).isNotEqualTo(original.path("phones").get(0).asText());
             latin += data.path("surname").asText().matches("\\p{IsLatin}.*")
                     && !original.path("surname").asText().matches("\\p{IsLatin}.*") ? 1 : 0;

@@ -1,6 +1,5 @@
 package io.profilestore.core.search;
 
-import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.Transliterator;
 import io.profilestore.demo.ProfileGenerator;
 import java.io.IOException;
@@ -10,24 +9,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 /**
  * Romanizations of Russian names as other tools and people write them, made independently of NameNormalizer's
- * rules: German (Duden), French, ISO 9 with its diacritics dropped and Python's unidecode, from the rule files in
- * src/test/resources/normalizer/romanize/ (each cites its table); BGN/PCGN (ICU's own), ICAO (the demo data's)
+ * rules: German (Duden), French, ISO 9 with its diacritics dropped and Python's unidecode, from the rule files beside
+ * the demo data's (src/local-stack/resources/io/profilestore/demo/names/romanize-*.txt, each citing its table), which
+ * its second records of a person use too; BGN/PCGN (ICU's own), ICAO (the demo data's)
  * and ISO 9 with diacritics, which the normalizer already met, to show nothing regressed.
  */
 public enum Romanizers {
-    GERMAN("German (Duden)", rules("german")),
-    FRENCH("French", rules("french")),
-    ISO9_PLAIN("ISO 9, diacritics dropped", withoutMarks(rules("iso9"))),
-    UNIDECODE("unidecode", rules("unidecode")),
+    GERMAN("German (Duden)", ProfileGenerator.Romanization.GERMAN.transliterator()::transliterate),
+    FRENCH("French", ProfileGenerator.Romanization.FRENCH.transliterator()::transliterate),
+    ISO9_PLAIN("ISO 9, diacritics dropped", ProfileGenerator.Romanization.ISO9_PLAIN.transliterator()::transliterate),
+    UNIDECODE("unidecode", ProfileGenerator.Romanization.UNIDECODE.transliterator()::transliterate),
     BGN("BGN/PCGN", Transliterator.getInstance("Russian-Latin/BGN")::transliterate),
     ICAO("ICAO 9303", ProfileGenerator.Romanization.ICAO.transliterator()::transliterate),
     ISO9("ISO 9", rules("iso9"));
-
-    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
 
     private final String title;
     private final UnaryOperator<String> lowercase;
@@ -70,18 +67,12 @@ public enum Romanizers {
     }
 
     private static UnaryOperator<String> rules(String name) {
-        String resource = "/normalizer/romanize/" + name + ".txt";
+        String resource = "/io/profilestore/demo/names/romanize-" + name + ".txt";
         try (InputStream in = Romanizers.class.getResourceAsStream(resource)) {
             var rules = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return Transliterator.createFromRules("Russian-" + name, rules, Transliterator.FORWARD)::transliterate;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** As written by someone who has no keys for diacritics: the letters without their marks (ž is z, â is a). */
-    private static UnaryOperator<String> withoutMarks(UnaryOperator<String> romanizer) {
-        var nfd = Normalizer2.getNFDInstance();
-        return text -> MARKS.matcher(nfd.normalize(romanizer.apply(text))).replaceAll("");
     }
 }
