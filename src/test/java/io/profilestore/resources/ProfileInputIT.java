@@ -82,7 +82,9 @@ class ProfileInputIT {
                 Arguments.of("data missing", "PUT", "application/json", "{}", 400, "invalid-document"),
                 Arguments.of("no body", "PUT", "application/json", "", 400, "bad-request"),
                 Arguments.of("body not an object", "PUT", "application/json", "[]", 400, "invalid-field"),
-                Arguments.of("unknown field", "PUT", "application/json", "{\"data\": {}, \"uid\": \"" + UUID.randomUUID() + "\"}", 400, "unknown-field"),
+                Arguments.of("unknown field", "PUT", "application/json", "{\"data\": {}, \"owner\": \"" + UUID.randomUUID() + "\"}", 400, "unknown-field"),
+                // a uid belongs to a create at this pid (If-None-Match: *); a replace does not move a profile
+                Arguments.of("uid in a replace", "PUT", "application/json", "{\"data\": {}, \"uid\": \"" + UUID.randomUUID() + "\"}", 400, "bad-request"),
                 Arguments.of("duplicate key", "PUT", "application/json", "{\"data\": {\"a\": 1, \"a\": 2}}", 400, "malformed-json"),
                 Arguments.of("nested too deep", "PUT", "application/json", "{\"data\": {\"deep\": " + nested(100) + "}}", 400, "malformed-json"),
                 Arguments.of("document over 64 KiB", "PUT", "application/json", "{\"data\": " + big(65_600) + "}", 413, "document-too-large"),
