@@ -9,11 +9,13 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.core.search.Romanizers;
 import io.profilestore.testing.Api;
+import io.profilestore.testing.PersonalData;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -103,6 +105,11 @@ class RomanizationSearchIT {
         var people = create(surnames, phone);
         // the same text is asked for once: many spellings and most prefixes are alike in several romanizations
         var answers = new HashMap<String, List<UUID>>();
+        // a prefix that is no one's whole name is left out of the scan of the logs (PersonalData.prefixOnly)
+        var wholeNames = new HashSet<>(surnames);
+        for (var system : Romanizers.values()) {
+            surnames.forEach(name -> wholeNames.add(system.romanize(name)));
+        }
         var table = new StringBuilder(String.format("%-26s %7s %9s %7s %9s %7s%n", "romanization", "q whole",
                 "q 4 let.", "surname", "4 letters", "first"));
         var tallies = new ArrayList<Tally>();
@@ -112,6 +119,9 @@ class RomanizationSearchIT {
                 var pids = pids(people, name);
                 String spelling = system.romanize(name);
                 String start = Romanizers.firstLetters(spelling, 4);
+                if (!wholeNames.contains(start)) {
+                    PersonalData.prefixOnly(start);
+                }
                 var byQ = answers.computeIfAbsent("q=" + spelling, key -> ask("q", spelling, phone));
                 row.get(0).count(byQ.containsAll(pids), spelling + " -> " + name);
                 row.get(1).count(answers.computeIfAbsent("q=" + start, key -> ask("q", start, phone)).containsAll(pids),

@@ -23,6 +23,7 @@ public final class PersonalData {
     /** The search parameters that carry personal data. */
     private static final Set<String> QUERY_FIELDS = Set.of("q", "surname", "firstName", "patronymic", "phone", "document");
     private static final Set<String> SENT = ConcurrentHashMap.newKeySet();
+    private static final Set<String> PREFIXES = ConcurrentHashMap.newKeySet();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static {
@@ -61,6 +62,14 @@ public final class PersonalData {
         if (alphanumeric.length() >= (number ? 5 : 2)) {
             SENT.add(stripped);
         }
+    }
+
+    /**
+     * A value a test sends only as the first letters of a name (a prefix search): it names no one, and such words
+     * are in every log ("Mark" in a GC log, "Save" in Cassandra's), so the scan leaves it out.
+     */
+    public static void prefixOnly(String value) {
+        PREFIXES.add(value.strip());
     }
 
     /** Notes the personal data in a request's query string: the names and numbers a search looks for. */
@@ -117,7 +126,9 @@ public final class PersonalData {
         try {
             Path file = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "personal-data-sent.txt");
             Files.createDirectories(file.getParent());
-            Files.write(file, new TreeSet<>(SENT));
+            var sent = new TreeSet<>(SENT);
+            sent.removeAll(PREFIXES);
+            Files.write(file, sent);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
