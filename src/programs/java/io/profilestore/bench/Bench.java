@@ -108,8 +108,8 @@ public final class Bench {
                     case "--keep-stack" -> keepStack = true;
                     case "--quick" -> {
                         profiles = 3_000;
-                        warmup = Duration.ofSeconds(2);
-                        duration = Duration.ofSeconds(4);
+                        warmup = Duration.ofSeconds(1);
+                        duration = Duration.ofSeconds(3);
                         scale = 0.2;
                         out = Path.of("target/bench-quick");
                         reuse = false;

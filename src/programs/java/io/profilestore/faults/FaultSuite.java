@@ -122,7 +122,7 @@ public final class FaultSuite {
             say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: " + plan);
 
             var faults = new ArrayList<Fault.Injected>();
-            var injector = CompletableFuture.runAsync(() -> inject(cluster, plan, options.seed(), runStart, faults));
+            var injector = CompletableFuture.runAsync(() -> inject(cluster, plan, options, runStart, faults));
             // the workload goes on until the last fault has healed, and 20 s after
             var quietAfterLast = new AtomicLong(Long.MAX_VALUE);
             injector.whenComplete((ok, failed) -> quietAfterLast.set(System.nanoTime() + TimeUnit.SECONDS.toNanos(20)));
@@ -158,12 +158,15 @@ public final class FaultSuite {
         }
     }
 
-    private static void inject(Cluster cluster, List<Fault> plan, long seed, long runStart, List<Fault.Injected> done) {
-        var random = new SplittableRandom(seed);
+    private static void inject(Cluster cluster, List<Fault> plan, Options options, long runStart,
+            List<Fault.Injected> done) {
+        var random = new SplittableRandom(options.seed());
+        // a quiet spell between faults: the system recovers, and the workload shows it did (the quick run, on every
+        // build, keeps it shorter: a few seconds show the recovery as well)
+        int quietMillis = options.quick() ? 5_000 : 10_000;
         try {
             for (var fault : plan) {
-                // a quiet spell between faults: the system recovers, and the workload shows it did
-                Thread.sleep(10_000 + random.nextInt(10_000));
+                Thread.sleep(quietMillis + random.nextInt(quietMillis));
                 say("fault: " + fault.description);
                 var injected = fault.inject(cluster, random, runStart);
                 synchronized (done) {

@@ -7,13 +7,18 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The fault suite's quick variant, on every build: a Cassandra node killed, an API process killed, another frozen
  * past its lease and PostgreSQL restarted under load, on a three-node cluster of its own, with a phase of mostly merges
  * and unmerges; nothing acknowledged is lost, no invariant is broken (every profile's and user's
  * final user explained by the history), every unknown outcome is settled, and the index ends equal to Cassandra.
+ * It has a stack of its own, so it runs beside the other test classes (which run one at a time): the build's
+ * longest test no longer adds its whole time to the build's.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FaultsQuickIT {
 
     @Test

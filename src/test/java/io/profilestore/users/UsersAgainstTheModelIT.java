@@ -33,7 +33,7 @@ class UsersAgainstTheModelIT {
                     ConfigOverride.config("users.maxMergeSources", String.valueOf(LIMITS.maxMergeSources())),
                     ConfigOverride.config("users.maxMergedUsers", String.valueOf(LIMITS.maxMergedUsers()))));
 
-    static final int SEQUENCES = 240;
+    static final int SEQUENCES = 120;
 
     @Test
     void randomSequencesAgreeWithTheModelAtEveryStep() throws Exception {
