@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -58,6 +59,46 @@ public final class Load {
     public interface Operation extends Supplier<CompletableFuture<Integer>> {
     }
 
+    /** Time as the open loop reads it and waits for it: the machine's, or a test's that runs no slower than its events. */
+    interface Clock {
+        long nanoTime();
+
+        /** Returns once the clock has reached {@code nanos}. */
+        void parkUntil(long nanos);
+
+        /** Returns once {@code done} has completed or the clock has reached {@code deadline}, whichever is first. */
+        void awaitUntil(CompletableFuture<?> done, long deadline);
+    }
+
+    /** The machine's monotonic clock. */
+    static final Clock SYSTEM = new Clock() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void parkUntil(long nanos) {
+            for (long wait = nanos - System.nanoTime(); wait > 0; wait = nanos - System.nanoTime()) {
+                LockSupport.parkNanos(wait);
+            }
+        }
+
+        @Override
+        public void awaitUntil(CompletableFuture<?> done, long deadline) {
+            try {
+                done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                // the deadline came first: the caller looks at what is still unanswered
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the last answers", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    };
+
     private Load() {
     }
 
@@ -69,21 +110,23 @@ public final class Load {
         String name = caller.getName();
         caller.setName(THREADS);
         try {
-            return openLoopOnThisThread(scenario, rate, warmup, measured, operation);
+            return openLoopOnThisThread(SYSTEM, scenario, rate, warmup, measured, operation);
         } finally {
             caller.setName(name);
         }
     }
 
     /** Starts each request when it is due, on this thread. */
-    private static Result openLoopOnThisThread(String scenario, double rate, Duration warmup, Duration measured,
+    static Result openLoopOnThisThread(Clock clock, String scenario, double rate, Duration warmup, Duration measured,
             Operation operation) {
         var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
         var errors = new AtomicLong();
         var firstError = new AtomicReference<String>();
-        var inFlight = new Phaser(1);
+        // the loop's own share and one per request; whoever brings it to 0 completes allAnswered
+        var outstanding = new AtomicLong(1);
+        var allAnswered = new CompletableFuture<Void>();
         long interval = (long) (1e9 / rate);
-        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+        long start = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
         long completed = 0;
@@ -93,14 +136,12 @@ public final class Load {
             if (due >= end) {
                 break;
             }
-            for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                LockSupport.parkNanos(wait);
-            }
+            clock.parkUntil(due);
             boolean counted = due >= measureFrom;
             if (counted) {
                 completed++;
             }
-            inFlight.register();
+            outstanding.incrementAndGet();
             CompletableFuture<Integer> request;
             try {
                 request = operation.get();
@@ -108,7 +149,7 @@ public final class Load {
                 request = CompletableFuture.failedFuture(e);
             }
             request.whenComplete((status, failure) -> {
-                long latency = (System.nanoTime() - due) / 1_000;
+                long latency = (clock.nanoTime() - due) / 1_000;
                 if (counted) {
                     if (failure != null || status == null || status >= 400) {
                         errors.incrementAndGet();
@@ -119,10 +160,18 @@ public final class Load {
                     int second = (int) Math.min(slowest.length() - 1, (due - measureFrom) / 1_000_000_000L);
                     slowest.accumulateAndGet(second, latency, Math::max);
                 }
-                inFlight.arriveAndDeregister();
+                if (outstanding.decrementAndGet() == 0) {
+                    allAnswered.complete(null);
+                }
             });
         }
-        awaitAll(inFlight);
+        if (outstanding.decrementAndGet() == 0) {
+            allAnswered.complete(null);
+        }
+        clock.awaitUntil(allAnswered, clock.nanoTime() + TimeUnit.MINUTES.toNanos(2));
+        if (!allAnswered.isDone()) {
+            throw new IllegalStateException("requests still unanswered two minutes after the run");
+        }
         return new Result(scenario, rate, completed / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
                 new Window(measureFrom, end, slowest));
     }
@@ -177,14 +226,5 @@ public final class Load {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private static void awaitAll(Phaser inFlight) {
-        int phase = inFlight.arrive();
-        try {
-            inFlight.awaitAdvanceInterruptibly(phase, 2, TimeUnit.MINUTES);
-        } catch (Exception e) {
-            throw new IllegalStateException("requests still unanswered two minutes after the run", e);
-        }
     }
 }
