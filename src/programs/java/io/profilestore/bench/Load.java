@@ -1,9 +1,15 @@
 package io.profilestore.bench;
 
+import java.io.InterruptedIOException;
+import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -23,28 +29,61 @@ import org.HdrHistogram.Histogram;
  * measured from the moment the request was due, not from when it could be sent, so a stall counts for every
  * request it held up (no coordinated omission). Closed loop: a fixed number of clients, each sending its next
  * request when the last one is answered, for throughput. The warm-up is run and thrown away.
+ *
+ * <p>Every request of the measured part counts once, as one of: a success (2xx, 3xx), an outcome the scenario
+ * expects (409 and 412 where clients contend for a profile), an error (any other status, or a failure), or a
+ * timeout (a failure that says so, or no answer at all by {@link #PATIENCE} after the run: it then counts at the
+ * time the run stopped waiting for it). All of them count in {@link Result#all()} at the time they took; successes
+ * also in {@link Result#latencies()}.
  */
 public final class Load {
 
-    /**
-     * What one run measured. Latencies in microseconds. {@code window}: when it was measured, and for an open loop
-     * the slowest latency of the requests due in each of its seconds; {@code null} for a result made otherwise.
-     */
-    public record Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors,
-            String firstError, Window window) {
+    /** How long a run waits for its last answers; what has not answered by then is a timeout. */
+    static final Duration PATIENCE = Duration.ofMinutes(2);
 
+    /** The longest latency the histograms keep (µs): a timeout after a long run and {@link #PATIENCE} fits. */
+    private static final long HIGHEST = TimeUnit.MINUTES.toMicros(30);
+
+    /**
+     * What one run measured. Latencies in microseconds: {@code latencies} of the successes, {@code all} of every
+     * request counted (successes, expected outcomes, errors and timeouts). {@code throughput}: for a load run,
+     * successful answers that came within the measured window, per second. {@code statuses}: how many counted
+     * requests were answered with each status. {@code window}: when it was measured, and for an open loop the
+     * slowest latency of the requests due in each of its seconds; {@code null} for a result made otherwise.
+     */
+    public record Result(String scenario, double targetRate, double throughput, Histogram latencies, Histogram all,
+            long errors, long timeouts, SortedMap<Integer, Long> statuses, String firstError, Window window) {
+
+        /** A result measured otherwise than by this class (the import, the index lag): its successes only. */
         Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors, String firstError) {
-            this(scenario, targetRate, throughput, latencies, errors, firstError, null);
+            this(scenario, targetRate, throughput, latencies, latencies.copy(), errors, 0, new TreeMap<>(), firstError,
+                    null);
         }
 
-        /** Runs of one scenario, each as long as the others, as one result: their latencies and their mean rate. */
+        /** Of every request counted, the share that was answered with {@code status}. */
+        double share(int status) {
+            long counted = all.getTotalCount();
+            return counted == 0 ? 0 : statuses.getOrDefault(status, 0L) / (double) counted;
+        }
+
+        /**
+         * Runs of one scenario, each as long as the others, as one result: their latencies and their mean rate (no
+         * one window: the CPU report leaves it out).
+         */
         static Result together(List<Result> runs) {
-            var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
-            runs.forEach(run -> latencies.add(run.latencies()));
+            var latencies = histogram();
+            var all = histogram();
+            var statuses = new TreeMap<Integer, Long>();
+            for (var run : runs) {
+                latencies.add(run.latencies());
+                all.add(run.all());
+                run.statuses().forEach((status, count) -> statuses.merge(status, count, Long::sum));
+            }
             return new Result(runs.get(0).scenario(), runs.get(0).targetRate(),
-                    runs.stream().mapToDouble(Result::throughput).average().orElse(0), latencies,
-                    runs.stream().mapToLong(Result::errors).sum(),
-                    runs.stream().map(Result::firstError).filter(Objects::nonNull).findFirst().orElse(null));
+                    runs.stream().mapToDouble(Result::throughput).average().orElse(0), latencies, all,
+                    runs.stream().mapToLong(Result::errors).sum(), runs.stream().mapToLong(Result::timeouts).sum(),
+                    statuses, runs.stream().map(Result::firstError).filter(Objects::nonNull).findFirst().orElse(null),
+                    null);
         }
     }
 
@@ -55,7 +94,7 @@ public final class Load {
     public record Window(long fromNanos, long toNanos, AtomicLongArray slowestBySecond) {
     }
 
-    /** An operation: starts a request and completes with its HTTP-like status (2xx, 3xx good; else an error). */
+    /** An operation: starts a request and completes with its HTTP-like status. */
     public interface Operation extends Supplier<CompletableFuture<Integer>> {
     }
 
@@ -89,7 +128,7 @@ public final class Load {
             try {
                 done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
-                // the deadline came first: the caller looks at what is still unanswered
+                // the deadline came first: the caller counts what is still unanswered
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the last answers", e);
@@ -99,29 +138,106 @@ public final class Load {
         }
     };
 
+    /** How a counted request ended. */
+    enum Kind { SUCCESS, OUTCOME, ERROR, TIMEOUT }
+
+    /** The counts of one run's measured requests, shared by the threads that answer them. */
+    private static final class Tally {
+        final Histogram successes = histogram();
+        final Histogram all = histogram();
+        final AtomicLong errors = new AtomicLong();
+        final AtomicLong timeouts = new AtomicLong();
+        final ConcurrentHashMap<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+        final AtomicReference<String> firstError = new AtomicReference<>();
+        final Set<Integer> outcomes;
+
+        Tally(Set<Integer> outcomes) {
+            this.outcomes = outcomes;
+        }
+
+        Kind answered(Integer status, Throwable failure, long micros) {
+            all.recordValue(Math.min(micros, HIGHEST));
+            if (failure != null || status == null) {
+                var kind = failure != null && isTimeout(failure) ? Kind.TIMEOUT : Kind.ERROR;
+                (kind == Kind.TIMEOUT ? timeouts : errors).incrementAndGet();
+                firstError.compareAndSet(null, failure != null ? failure.toString() : "no status");
+                return kind;
+            }
+            statuses.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+            if (status < 400) {
+                successes.recordValue(Math.min(micros, HIGHEST));
+                return Kind.SUCCESS;
+            }
+            if (outcomes.contains(status)) {
+                return Kind.OUTCOME;
+            }
+            errors.incrementAndGet();
+            firstError.compareAndSet(null, "status " + status);
+            return Kind.ERROR;
+        }
+
+        /** A request still unanswered when the run stopped waiting: a timeout, at the time it had taken by then. */
+        void unanswered(long micros) {
+            all.recordValue(Math.min(micros, HIGHEST));
+            timeouts.incrementAndGet();
+            firstError.compareAndSet(null, "no answer within " + (micros / 1_000_000) + " s");
+        }
+
+        Result result(String scenario, double targetRate, double throughput, Window window) {
+            var counts = new TreeMap<Integer, Long>();
+            statuses.forEach((status, count) -> counts.put(status, count.get()));
+            return new Result(scenario, targetRate, throughput, successes, all, errors.get(), timeouts.get(), counts,
+                    firstError.get(), window);
+        }
+    }
+
+    /**
+     * Whether a failure says that something gave up waiting: the JDK's and the HTTP client's timeouts
+     * ({@link TimeoutException}, {@link InterruptedIOException}: a socket's or the connection pool's), the drivers'
+     * ({@code DriverTimeoutException}, {@code ReadTimeoutException}, {@link SQLTimeoutException}), anywhere among
+     * its causes. The drivers' share no type, hence their names.
+     */
+    static boolean isTimeout(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof TimeoutException || t instanceof InterruptedIOException || t instanceof SQLTimeoutException
+                    || t.getClass().getSimpleName().contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Load() {
     }
 
     /** The load generator's threads are named so (the CPU meter tells them from the service's by it). */
     static final String THREADS = "bench-load";
 
+    /** An open loop whose every answer other than 2xx and 3xx is an error. */
     public static Result openLoop(String scenario, double rate, Duration warmup, Duration measured, Operation operation) {
+        return openLoop(scenario, rate, warmup, measured, Set.of(), operation);
+    }
+
+    /** An open loop that expects the statuses of {@code outcomes} beside successes: they count, but not as errors. */
+    public static Result openLoop(String scenario, double rate, Duration warmup, Duration measured,
+            Set<Integer> outcomes, Operation operation) {
         var caller = Thread.currentThread();
         String name = caller.getName();
         caller.setName(THREADS);
         try {
-            return openLoopOnThisThread(SYSTEM, scenario, rate, warmup, measured, operation);
+            return openLoopOnThisThread(SYSTEM, PATIENCE, scenario, rate, warmup, measured, outcomes, operation);
         } finally {
             caller.setName(name);
         }
     }
 
     /** Starts each request when it is due, on this thread. */
-    static Result openLoopOnThisThread(Clock clock, String scenario, double rate, Duration warmup, Duration measured,
-            Operation operation) {
-        var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
-        var errors = new AtomicLong();
-        var firstError = new AtomicReference<String>();
+    static Result openLoopOnThisThread(Clock clock, Duration patience, String scenario, double rate, Duration warmup,
+            Duration measured, Set<Integer> outcomes, Operation operation) {
+        var tally = new Tally(outcomes);
+        var answeredInWindow = new AtomicLong();
+        // the counted requests not answered yet, by number, with when each was due: whoever takes one out counts it
+        var pending = new ConcurrentHashMap<Long, Long>();
         // the loop's own share and one per request; whoever brings it to 0 completes allAnswered
         var outstanding = new AtomicLong(1);
         var allAnswered = new CompletableFuture<Void>();
@@ -129,7 +245,6 @@ public final class Load {
         long start = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
-        long completed = 0;
         var slowest = new AtomicLongArray((int) Math.max(1, measured.toSeconds()));
         for (long i = 0; ; i++) {
             long due = start + i * interval;
@@ -138,8 +253,9 @@ public final class Load {
             }
             clock.parkUntil(due);
             boolean counted = due >= measureFrom;
+            long number = i;
             if (counted) {
-                completed++;
+                pending.put(number, due);
             }
             outstanding.incrementAndGet();
             CompletableFuture<Integer> request;
@@ -149,16 +265,16 @@ public final class Load {
                 request = CompletableFuture.failedFuture(e);
             }
             request.whenComplete((status, failure) -> {
-                long latency = (clock.nanoTime() - due) / 1_000;
-                if (counted) {
-                    if (failure != null || status == null || status >= 400) {
-                        errors.incrementAndGet();
-                        firstError.compareAndSet(null, failure != null ? failure.toString() : "status " + status);
-                    } else {
-                        histogram.recordValue(Math.min(latency, histogram.getHighestTrackableValue()));
-                    }
-                    int second = (int) Math.min(slowest.length() - 1, (due - measureFrom) / 1_000_000_000L);
-                    slowest.accumulateAndGet(second, latency, Math::max);
+                long now = clock.nanoTime();
+                long latency = (now - due) / 1_000;
+                var kind = counted && pending.remove(number) != null ? tally.answered(status, failure, latency) : null;
+                if (kind != null) {
+                    slowest.accumulateAndGet(second(due, measureFrom, slowest), latency, Math::max);
+                }
+                // what a warm-up request answers counts in no percentile, but a success in the window is throughput
+                boolean success = kind == Kind.SUCCESS || !counted && failure == null && status != null && status < 400;
+                if (success && now >= measureFrom && now < end) {
+                    answeredInWindow.incrementAndGet();
                 }
                 if (outstanding.decrementAndGet() == 0) {
                     allAnswered.complete(null);
@@ -168,54 +284,84 @@ public final class Load {
         if (outstanding.decrementAndGet() == 0) {
             allAnswered.complete(null);
         }
-        clock.awaitUntil(allAnswered, clock.nanoTime() + TimeUnit.MINUTES.toNanos(2));
-        if (!allAnswered.isDone()) {
-            throw new IllegalStateException("requests still unanswered two minutes after the run");
+        clock.awaitUntil(allAnswered, clock.nanoTime() + patience.toNanos());
+        long stopped = clock.nanoTime();
+        for (var number : List.copyOf(pending.keySet())) {
+            Long due = pending.remove(number);
+            if (due != null) {
+                tally.unanswered((stopped - due) / 1_000);
+                slowest.accumulateAndGet(second(due, measureFrom, slowest), (stopped - due) / 1_000, Math::max);
+            }
         }
-        return new Result(scenario, rate, completed / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
+        return tally.result(scenario, rate, answeredInWindow.get() / (measured.toNanos() / 1e9),
                 new Window(measureFrom, end, slowest));
     }
 
-    /** {@code clients} loops back to back; returns the rate of successful operations, {@code weight} each. */
+    private static int second(long due, long measureFrom, AtomicLongArray slowest) {
+        return (int) Math.min(slowest.length() - 1, (due - measureFrom) / 1_000_000_000L);
+    }
+
+    /**
+     * {@code clients} loops back to back; the rate of successful operations answered within the window,
+     * {@code weight} each. A request started in the window counts wherever it ends; one still unanswered
+     * {@link #PATIENCE} after the window is a timeout, and its client stops.
+     */
     public static Result closedLoop(String scenario, int clients, int weight, Duration warmup, Duration measured,
             Operation operation) {
-        var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
-        var errors = new AtomicLong();
+        var tally = new Tally(Set.of());
         var done = new AtomicLong();
-        var firstError = new AtomicReference<String>();
         long start = System.nanoTime();
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
+        long giveUp = end + PATIENCE.toNanos();
         var loops = new CompletableFuture<?>[clients];
         var threads = Executors.newFixedThreadPool(clients, named(THREADS));
         for (int c = 0; c < clients; c++) {
             loops[c] = CompletableFuture.runAsync(() -> {
                 while (System.nanoTime() < end) {
                     long began = System.nanoTime();
-                    Integer status;
+                    CompletableFuture<Integer> request;
                     try {
-                        status = operation.get().join();
+                        request = operation.get();
                     } catch (RuntimeException e) {
-                        status = null;
-                        firstError.compareAndSet(null, e.toString());
+                        request = CompletableFuture.failedFuture(e);
+                    }
+                    Integer status = null;
+                    Throwable failure = null;
+                    boolean unanswered = false;
+                    try {
+                        status = request.get(Math.max(0, giveUp - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    } catch (TimeoutException e) {
+                        unanswered = true;
+                    } catch (ExecutionException e) {
+                        failure = e.getCause();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
                     }
                     long finished = System.nanoTime();
-                    if (began >= measureFrom && finished <= end) {
-                        if (status == null || status >= 400) {
-                            errors.incrementAndGet();
-                            firstError.compareAndSet(null, "status " + status);
-                        } else {
-                            histogram.recordValue((finished - began) / 1_000);
+                    if (began >= measureFrom) {
+                        if (unanswered) {
+                            tally.unanswered((finished - began) / 1_000);
+                        } else if (tally.answered(status, failure, (finished - began) / 1_000) == Kind.SUCCESS
+                                && finished < end) {
                             done.addAndGet(weight);
                         }
+                    }
+                    if (unanswered) {
+                        return;
                     }
                 }
             }, threads);
         }
         CompletableFuture.allOf(loops).join();
         threads.shutdown();
-        return new Result(scenario, 0, done.get() / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
+        return tally.result(scenario, 0, done.get() / (measured.toNanos() / 1e9),
                 new Window(measureFrom, end, new AtomicLongArray(0)));
+    }
+
+    static Histogram histogram() {
+        return new ConcurrentHistogram(HIGHEST, 3);
     }
 
     /** Threads named {@code prefix-1}, {@code prefix-2}, ... */

@@ -79,14 +79,20 @@ final class Report {
                 .append(options.scale() == 1 ? "" : ", rates scaled by " + options.scale()).append(".\n\n");
         md.append("Machine: ").append(machine()).append("\n\n");
         md.append("Open loop: requests start at the target rate whatever the answers do, and latency counts from when a ")
-                .append("request was due (corrected for coordinated omission). Latencies in milliseconds.\n\n");
-        md.append("| scenario | target rate /s | achieved /s | p50 | p90 | p99 | p99.9 | max | errors |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                .append("request was due (corrected for coordinated omission). Latencies in milliseconds. `achieved`: ")
+                .append("successful answers (2xx) that came within the measured window, per second; p50 to max: the ")
+                .append("successes; `all p99`: every request of the window, errors and timeouts at the time they took; ")
+                .append("`errors`: failures and answers other than 2xx (and other than the 409 and 412 the contention ")
+                .append("scenario expects); `timeouts`: requests that gave up waiting, or had no answer ")
+                .append(Load.PATIENCE.toMinutes()).append(" minutes after the run (counted then).\n\n");
+        md.append("| scenario | target rate /s | achieved /s | p50 | p90 | p99 | p99.9 | max | all p99 | errors | timeouts |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (var r : results) {
             var h = r.latencies();
-            md.append(String.format("| %s | %s | %,.0f | %s | %s | %s | %s | %s | %d |%n", r.scenario(),
+            md.append(String.format("| %s | %s | %,.0f | %s | %s | %s | %s | %s | %s | %d | %d |%n", r.scenario(),
                     r.targetRate() == 0 ? "(closed loop)" : String.format("%,.0f", r.targetRate()), r.throughput(),
-                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), ms(h.getMaxValue()), r.errors()));
+                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getTotalCount() == 0 ? "-" : ms(h.getMaxValue()),
+                    ms(r.all(), 99), r.errors(), r.timeouts()));
         }
         md.append("\n## Targets\n\n");
         if (options.scale() != 1) {
@@ -107,7 +113,7 @@ final class Report {
                 measured = String.format("%,.0f profiles/s", r.throughput());
             } else {
                 double value = r.latencies().getValueAtPercentile(target.percentile()) / 1000.0;
-                met = value <= target.maxMillis() && r.errors() == 0;
+                met = value <= target.maxMillis() && r.errors() == 0 && r.timeouts() == 0;
                 measured = String.format("p%s %.1f ms", trim(target.percentile()), value);
             }
             md.append(String.format("| %s: %s | %s | %s |%n", target.scenario(), target.text(), measured, met ? "yes" : "**no**"));
