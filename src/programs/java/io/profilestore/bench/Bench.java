@@ -73,7 +73,7 @@ public final class Bench {
      * started afresh compiles Elasticsearch's write path during the first writes it measures).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
-            Set<String> only, boolean keepStack, String command) {
+            Set<String> only, boolean keepStack, boolean postgresFast, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
         static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "matches", "callers", "lag");
@@ -92,6 +92,7 @@ public final class Bench {
             boolean reuse = true;
             Set<String> only = Set.of();
             boolean keepStack = false;
+            boolean postgresFast = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--profiles" -> profiles = Integer.parseInt(args[++i]);
@@ -107,6 +108,8 @@ public final class Bench {
                         }
                     }
                     case "--keep-stack" -> keepStack = true;
+                    // ./bench/run starts PostgreSQL so (PROFILE_STORE_POSTGRES_DURABLE); here it is checked and reported
+                    case "--postgres-fast" -> postgresFast = true;
                     case "--quick" -> {
                         profiles = 3_000;
                         warmup = Duration.ofSeconds(2);
@@ -118,7 +121,7 @@ public final class Bench {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack,
+            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack, postgresFast,
                     String.join(" ", args));
         }
     }
@@ -136,6 +139,8 @@ public final class Bench {
         if (options.keepStack()) {
             TestStack.keepRunningAtExit();
         }
+        var shape = StackShape.read();
+        shape.check(options);
         var app = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
                 TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true"),
                         ConfigOverride.config("logging.level", "WARN"),
@@ -151,7 +156,7 @@ public final class Bench {
                         ConfigOverride.config("users.checkTablesEvery", "0s")));
         app.before();
         var pool = Executors.newFixedThreadPool(64, Load.named(Load.THREADS));
-        var bench = new Bench(options, app, pool);
+        var bench = new Bench(options, shape, app, pool);
         try (var http = bench.http; var cpu = bench.cpu) {
             return bench.runAll();
         } finally {
@@ -161,6 +166,7 @@ public final class Bench {
     }
 
     private final Options options;
+    private final StackShape shape;
     private final DropwizardTestSupport<ProfileStoreConfiguration> app;
     private final ExecutorService pool;
     private final BenchHttp http;
@@ -172,8 +178,10 @@ public final class Bench {
     private final Transliterator romanize = Transliterator.getInstance("Russian-Latin/BGN");
     private final NameNormalizer names = NameNormalizer.standard();
 
-    private Bench(Options options, DropwizardTestSupport<ProfileStoreConfiguration> app, ExecutorService pool) {
+    private Bench(Options options, StackShape shape, DropwizardTestSupport<ProfileStoreConfiguration> app,
+            ExecutorService pool) {
         this.options = options;
+        this.shape = shape;
         this.app = app;
         this.pool = pool;
         this.http = new BenchHttp(URI.create("http://127.0.0.1:" + app.getLocalPort()));
@@ -186,7 +194,7 @@ public final class Bench {
     private Path runAll() throws Exception {
         var dataset = load();
         if (options.only().equals(Set.of("import"))) {
-            return Report.write(options, results, notes, sections, cpu);
+            return Report.write(options, shape, results, notes, sections, cpu);
         }
         var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
         var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
@@ -224,7 +232,7 @@ public final class Bench {
         if (options.runs("lag")) {
             run(indexLag());
         }
-        return Report.write(options, results, notes, sections, cpu);
+        return Report.write(options, shape, results, notes, sections, cpu);
     }
 
     private static UUID randomPid(Dataset dataset) {

@@ -63,8 +63,8 @@ final class Report {
     private Report() {
     }
 
-    static Path write(Bench.Options options, List<Load.Result> results, List<String> notes, List<String> sections,
-            CpuMeter cpu) throws IOException {
+    static Path write(Bench.Options options, StackShape shape, List<Load.Result> results, List<String> notes,
+            List<String> sections, CpuMeter cpu) throws IOException {
         Path dir = options.out();
         Files.createDirectories(dir);
         var md = new StringBuilder();
@@ -78,6 +78,7 @@ final class Report {
                 .append(" s of warm-up (not counted) and ").append(options.duration().toSeconds()).append(" s measured")
                 .append(options.scale() == 1 ? "" : ", rates scaled by " + options.scale()).append(".\n\n");
         md.append("Machine: ").append(machine()).append("\n\n");
+        md.append(shape.markdown()).append('\n');
         md.append("Open loop: requests start at the target rate whatever the answers do, and latency counts from when a ")
                 .append("request was due (corrected for coordinated omission). Latencies in milliseconds. `achieved`: ")
                 .append("successful answers (2xx) that came within the measured window, per second; p50 to max: the ")

@@ -2,6 +2,7 @@ package io.profilestore.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.profilestore.stack.StackSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,7 +56,10 @@ class BenchQuickIT {
 
     @Test
     void theQuickBenchmarkRunsEveryScenarioAndWritesItsReport() throws Exception {
-        var options = Bench.Options.parse(new String[] {"--quick", "--out", "target/bench-quick"});
+        // the tests' stack: PostgreSQL as the environment starts it (./bench/run makes it durable)
+        var options = Bench.Options.parse(StackSettings.fromEnvironment().postgresDurable()
+                ? new String[] {"--quick", "--out", "target/bench-quick"}
+                : new String[] {"--quick", "--out", "target/bench-quick", "--postgres-fast"});
 
         var report = Bench.run(options);
 
