@@ -27,6 +27,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -51,6 +52,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.ToLongFunction;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.awaitility.Awaitility;
@@ -213,8 +216,16 @@ public final class Bench {
         if (options.runs("put")) {
             run(Load.openLoop("PUT /v1/profiles/{pid} with If-Match", rate(100), options.warmup(), options.duration(),
                     () -> put(updatable)));
-            run(Load.openLoop("PostgreSQL baseline: update with version check", rate(100), options.warmup(), options.duration(),
-                    () -> async(() -> postgres.update(randomPid(dataset)))));
+            var updatableInPostgres = postgres.updatable(dataset.pids.subList(0, Math.min(dataset.size, updatable.pids().length)));
+            run(Load.openLoop(Report.POSTGRES_UPDATE, rate(100), options.warmup(), options.duration(),
+                    () -> writeTracked(updatableInPostgres, (pid, expected) -> answered(() -> postgres.update(pid, expected)),
+                            pid -> {
+                                try {
+                                    return postgres.version(pid);
+                                } catch (SQLException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            })));
         }
         if (options.runs("mix")) {
             run(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(), () ->
@@ -485,6 +496,17 @@ public final class Bench {
 
     /** A PUT of a random profile of the set, at the version it has; a profile in flight is not picked twice. */
     private CompletableFuture<Integer> put(Updatable profiles) {
+        return writeTracked(profiles, (pid, expected) -> http.put("/v1/profiles/" + pid, "\"" + expected + "\"",
+                "{\"data\": {\"surname\": \"Обновлённая\", \"n\": " + (expected + 1) + "}}")
+                .thenApply(SimpleHttpResponse::getCode), this::currentVersion);
+    }
+
+    /**
+     * A write of a random profile of the set at the version it has, by {@code write} (an answer's status);
+     * a profile in flight is not picked twice, so neither a lock nor a stale version is expected.
+     */
+    private static CompletableFuture<Integer> writeTracked(Updatable profiles,
+            BiFunction<UUID, Long, CompletableFuture<Integer>> write, ToLongFunction<UUID> current) {
         var random = ThreadLocalRandom.current();
         UUID pid;
         Long version;
@@ -494,16 +516,15 @@ public final class Bench {
         } while (version == null);
         long expected = version;
         UUID picked = pid;
-        String body = "{\"data\": {\"surname\": \"Обновлённая\", \"n\": " + (expected + 1) + "}}";
-        return http.put("/v1/profiles/" + pid, "\"" + expected + "\"", body).handle((response, failure) -> {
+        return write.apply(pid, expected).handle((status, failure) -> {
             // an answer that did not come leaves the version unknown: the profile is read again before its next turn
-            long now = response != null && response.getCode() == 200 ? expected + 1
-                    : response != null ? expected : currentVersion(picked);
+            long now = status != null && status == 200 ? expected + 1
+                    : status != null ? expected : current.applyAsLong(picked);
             profiles.versions().put(picked, now);
             if (failure != null) {
                 throw new CompletionException(failure);
             }
-            return response.getCode();
+            return status;
         });
     }
 
@@ -524,6 +545,18 @@ public final class Bench {
         return http.post(path, body);
     }
 
+    /** Work that answers with its own status (the PostgreSQL baseline's update), on the pool. */
+    private CompletableFuture<Integer> answered(Callable<Integer> work) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return work.call();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, pool);
+    }
+
+    /** Work that throws when it finds nothing (a read, a search), on the pool: 200 when it returns. */
     private CompletableFuture<Integer> async(Callable<Object> work) {
         return CompletableFuture.supplyAsync(() -> {
             try {

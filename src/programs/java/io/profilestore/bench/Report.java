@@ -50,6 +50,9 @@ final class Report {
     /** A search's median at most this many times the raw Elasticsearch query's, plus HTTP. */
     static final double SEARCH_OVERHEAD = 1.2;
 
+    /** The PostgreSQL-only design doing the PUT's work (PostgresBaseline.update). */
+    static final String POSTGRES_UPDATE = "PostgreSQL baseline: update as the PUT does (lock row, version, outbox)";
+
     /** A request and its answer through the same client and server, touching no backend: what "plus HTTP" is. */
     static final String HTTP_FLOOR = "HTTP alone: GET /ping on the admin port, no backend";
 
