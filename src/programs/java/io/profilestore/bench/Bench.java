@@ -79,7 +79,8 @@ public final class Bench {
             Set<String> only, boolean keepStack, boolean postgresFast, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
-        static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "matches", "callers", "lag");
+        static final Set<String> GROUPS = Set.of("import", "reads", "put", "contention", "mix", "search", "matches",
+                "callers", "lag");
 
         boolean runs(String group) {
             return only.isEmpty() || only.contains(group);
@@ -227,6 +228,9 @@ public final class Bench {
                                 }
                             })));
         }
+        if (options.runs("contention")) {
+            contention();
+        }
         if (options.runs("mix")) {
             run(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(), () ->
                     ThreadLocalRandom.current().nextInt(10) == 0 ? put(updatableForMix) : get("/v1/profiles/" + randomPid(dataset))));
@@ -248,6 +252,32 @@ public final class Bench {
 
     private static UUID randomPid(Dataset dataset) {
         return dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size));
+    }
+
+    /**
+     * A few hot profiles written by many clients at once ({@link Contention}), each request sending the version its
+     * client last learned: 409 (locked) and 412 (stale version) are what such clients meet, counted, not errors.
+     */
+    private void contention() {
+        var hot = freshProfiles(Contention.HOT_PROFILES);
+        var contention = new Contention(List.of(hot.pids()), 1, Contention.CLIENTS_PER_PROFILE);
+        run(Load.openLoop(Report.CONTENTION, rate(100), options.warmup(), options.duration(), Contention.OUTCOMES, () -> {
+            var client = contention.pick(ThreadLocalRandom.current());
+            long sent = client.seen();
+            return http.put("/v1/profiles/" + client.pid, "\"" + sent + "\"",
+                    "{\"data\": {\"surname\": \"Спорная\", \"n\": " + (sent + 1) + "}}").thenApply(response -> {
+                        client.learn(response.getCode(), sent, response.getCode() == 412 ? json(response) : null);
+                        return response.getCode();
+                    });
+        }));
+    }
+
+    private static JsonNode json(SimpleHttpResponse response) {
+        try {
+            return JSON.readTree(response.getBodyBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A profile by pid, through the service and from each backend alone. */

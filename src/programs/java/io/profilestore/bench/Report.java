@@ -53,6 +53,10 @@ final class Report {
     /** The PostgreSQL-only design doing the PUT's work (PostgresBaseline.update). */
     static final String POSTGRES_UPDATE = "PostgreSQL baseline: update as the PUT does (lock row, version, outbox)";
 
+    /** The contention scenario (Contention): a few hot profiles, many clients. */
+    static final String CONTENTION = "PUT of " + Contention.HOT_PROFILES + " hot profiles by "
+            + Contention.HOT_PROFILES * Contention.CLIENTS_PER_PROFILE + " clients (contention)";
+
     /** A request and its answer through the same client and server, touching no backend: what "plus HTTP" is. */
     static final String HTTP_FLOOR = "HTTP alone: GET /ping on the admin port, no backend";
 
@@ -160,6 +164,10 @@ final class Report {
                     SEARCH_CALLERS, platform.throughput(), ms(platform.latencies(), 50), operator.throughput(),
                     ms(operator.latencies(), 50), share, OPERATOR_SHARE, share >= OPERATOR_SHARE ? "met" : "**not met**"));
         }
+        var contention = find(results, CONTENTION);
+        if (contention != null) {
+            md.append('\n').append(contention(contention));
+        }
         sections.forEach(section -> md.append('\n').append(section.strip()).append('\n'));
         CpuReport.append(md, dir, results, cpu);
         if (!notes.isEmpty()) {
@@ -174,6 +182,29 @@ final class Report {
         }
         Files.writeString(dir.resolve("report.html"), html(results, md.toString()));
         return dir.resolve("README.md");
+    }
+
+    /** The contention scenario's section: how its requests were answered, and how fast the writes that won were. */
+    static String contention(Load.Result r) {
+        double seconds = (r.window().toNanos() - r.window().fromNanos()) / 1e9;
+        long counted = r.all().getTotalCount();
+        var md = new StringBuilder(String.format("## Contention%n%n%d hot profiles, %d clients on each, %s requests a "
+                + "second in all (open loop); each request sends the version its client last learned from its own "
+                + "answers (a 200's, or the current one a 412 names), so another client's write in between makes it "
+                + "stale. 409 and 412 are what such clients meet, not errors.%n%n", Contention.HOT_PROFILES,
+                Contention.CLIENTS_PER_PROFILE, trim(r.targetRate())));
+        md.append("| answer | requests | per second | share |\n| --- | ---: | ---: | ---: |\n");
+        var rows = new LinkedHashMap<String, Long>();
+        rows.put("200 written", r.statuses().getOrDefault(200, 0L));
+        rows.put("409 locked", r.statuses().getOrDefault(409, 0L));
+        rows.put("412 stale version", r.statuses().getOrDefault(412, 0L));
+        rows.put("errors", r.errors());
+        rows.put("timeouts", r.timeouts());
+        rows.forEach((answer, count) -> md.append(String.format("| %s | %,d | %.1f | %.1f %% |%n", answer, count,
+                count / seconds, counted == 0 ? 0 : 100.0 * count / counted)));
+        md.append(String.format("%nThe writes that won (200): p50 %s ms, p99 %s ms, p99.9 %s ms; every answer: p99 %s ms.%n",
+                ms(r.latencies(), 50), ms(r.latencies(), 99), ms(r.latencies(), 99.9), ms(r.all(), 99)));
+        return md.toString();
     }
 
     private static Load.Result find(List<Load.Result> results, String scenario) {

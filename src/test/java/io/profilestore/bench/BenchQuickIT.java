@@ -17,7 +17,7 @@ class BenchQuickIT {
     static final List<String> SCENARIOS = List.of("import command", "raw Cassandra writes", "bulk import",
             "single creates", "HTTP alone",
             "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
-            "PUT /v1/profiles/{pid} with If-Match", Report.POSTGRES_UPDATE,
+            "PUT /v1/profiles/{pid} with If-Match", Report.POSTGRES_UPDATE, Report.CONTENTION,
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
             "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query",
@@ -73,6 +73,8 @@ class BenchQuickIT {
             assertThat(row.errors()).as("errors of %s", row.scenario()).isEqualTo("0");
             assertThat(row.timeouts()).as("timeouts of %s", row.scenario()).isEqualTo("0");
         });
+        assertThat(markdown).as("the contention's answers").contains("## Contention")
+                .containsPattern("\\| 200 written \\| [1-9][\\d,]* \\|").containsPattern("\\| 412 stale version \\| [1-9]");
         assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
         assertThat(markdown).as("the import beside raw writes, and verified")
                 .containsPattern("Import ÷ raw: \\d+\\.\\d\\d").contains("0 different, 0 missing");
