@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * PostgreSQL from the operating system's packages (Debian's postgresql-15; installed when missing and we are
  * root), with a cluster of its own under the stack folder: trust authentication on 127.0.0.1 only, a
  * {@code profilestore} role and database. fsync is off: it guards against a machine crash, not against the
- * process kills our tests do, and costs much time.
+ * process kills our tests do, and costs much time. The benchmark turns it on ({@link StackSettings#postgresDurable()}):
+ * a commit that waits for the disk is the write path's real cost in production.
  */
 final class PostgresServer implements LocalService {
 
@@ -81,11 +82,23 @@ final class PostgresServer implements LocalService {
                 "-p", Integer.toString(settings.postgresPort()),
                 "-c", "listen_addresses=127.0.0.1",
                 "-c", "unix_socket_directories=" + home,
-                "-c", "max_connections=300",
-                "-c", "fsync=off",
-                "-c", "full_page_writes=off",
-                "-c", "log_min_messages=warning"));
+                "-c", "max_connections=300"));
+        command.addAll(durability(settings.postgresDurable()));
+        command.addAll(List.of("-c", "log_min_messages=warning"));
         launched = Processes.launch(command, Map.of(), log());
+    }
+
+    /**
+     * How the server treats its disk, given on its command line, so a server keeps them until it stops: a stack
+     * folder whose server is running keeps the ones it was started with. Durable: every commit waits until its log
+     * is on the disk, and a page half written in a crash can be repaired (PostgreSQL's defaults, as in production).
+     * Otherwise nothing waits for the disk; synchronous_commit keeps its default even then, since it is also what
+     * makes a commit wait for a synchronous standby (the fault suite's failover counts on it).
+     */
+    static List<String> durability(boolean durable) {
+        return durable
+                ? List.of("-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on")
+                : List.of("-c", "fsync=off", "-c", "full_page_writes=off");
     }
 
     @Override

@@ -27,6 +27,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -37,6 +38,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -50,6 +52,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.ToLongFunction;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.awaitility.Awaitility;
@@ -72,10 +76,11 @@ public final class Bench {
      * started afresh compiles Elasticsearch's write path during the first writes it measures).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
-            Set<String> only, boolean keepStack, String command) {
+            Set<String> only, boolean keepStack, boolean postgresFast, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
-        static final Set<String> GROUPS = Set.of("import", "reads", "put", "mix", "search", "matches", "callers", "lag");
+        static final Set<String> GROUPS = Set.of("import", "reads", "put", "contention", "mix", "search", "matches",
+                "callers", "lag");
 
         boolean runs(String group) {
             return only.isEmpty() || only.contains(group);
@@ -91,6 +96,7 @@ public final class Bench {
             boolean reuse = true;
             Set<String> only = Set.of();
             boolean keepStack = false;
+            boolean postgresFast = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--profiles" -> profiles = Integer.parseInt(args[++i]);
@@ -106,6 +112,8 @@ public final class Bench {
                         }
                     }
                     case "--keep-stack" -> keepStack = true;
+                    // ./bench/run starts PostgreSQL so (PROFILE_STORE_POSTGRES_DURABLE); here it is checked and reported
+                    case "--postgres-fast" -> postgresFast = true;
                     case "--quick" -> {
                         profiles = 3_000;
                         warmup = Duration.ofSeconds(1);
@@ -117,7 +125,7 @@ public final class Bench {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack,
+            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack, postgresFast,
                     String.join(" ", args));
         }
     }
@@ -141,6 +149,8 @@ public final class Bench {
         if (options.keepStack()) {
             TestStack.keepRunningAtExit();
         }
+        var shape = StackShape.read();
+        shape.check(options);
         var app = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
                 TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true"),
                         ConfigOverride.config("logging.level", "WARN"),
@@ -156,7 +166,7 @@ public final class Bench {
                         ConfigOverride.config("users.checkTablesEvery", "0s")));
         app.before();
         var pool = Executors.newFixedThreadPool(64, Load.named(Load.THREADS));
-        var bench = new Bench(options, app, pool);
+        var bench = new Bench(options, shape, app, pool);
         try (var http = bench.http; var cpu = bench.cpu) {
             return bench.runAll();
         } finally {
@@ -166,6 +176,7 @@ public final class Bench {
     }
 
     private final Options options;
+    private final StackShape shape;
     private final DropwizardTestSupport<ProfileStoreConfiguration> app;
     private final ExecutorService pool;
     private final BenchHttp http;
@@ -177,8 +188,10 @@ public final class Bench {
     private final Transliterator romanize = Transliterator.getInstance("Russian-Latin/BGN");
     private final NameNormalizer names = NameNormalizer.standard();
 
-    private Bench(Options options, DropwizardTestSupport<ProfileStoreConfiguration> app, ExecutorService pool) {
+    private Bench(Options options, StackShape shape, DropwizardTestSupport<ProfileStoreConfiguration> app,
+            ExecutorService pool) {
         this.options = options;
+        this.shape = shape;
         this.app = app;
         this.pool = pool;
         this.http = new BenchHttp(URI.create("http://127.0.0.1:" + app.getLocalPort()));
@@ -191,7 +204,7 @@ public final class Bench {
     private Path runAll() throws Exception {
         var dataset = load();
         if (options.only().equals(Set.of("import"))) {
-            return Report.write(options, results, notes, sections, cpu);
+            return Report.write(options, shape, results, notes, sections, cpu);
         }
         var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
         var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
@@ -210,8 +223,19 @@ public final class Bench {
         if (options.runs("put")) {
             run(Load.openLoop("PUT /v1/profiles/{pid} with If-Match", rate(100), options.warmup(), options.duration(),
                     () -> put(updatable)));
-            run(Load.openLoop("PostgreSQL baseline: update with version check", rate(100), options.warmup(), options.duration(),
-                    () -> async(() -> postgres.update(randomPid(dataset)))));
+            var updatableInPostgres = postgres.updatable(dataset.pids.subList(0, Math.min(dataset.size, updatable.pids().length)));
+            run(Load.openLoop(Report.POSTGRES_UPDATE, rate(100), options.warmup(), options.duration(),
+                    () -> writeTracked(updatableInPostgres, (pid, expected) -> answered(() -> postgres.update(pid, expected)),
+                            pid -> {
+                                try {
+                                    return postgres.version(pid);
+                                } catch (SQLException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            })));
+        }
+        if (options.runs("contention")) {
+            contention();
         }
         if (options.runs("mix")) {
             run(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(), () ->
@@ -229,11 +253,37 @@ public final class Bench {
         if (options.runs("lag")) {
             run(indexLag());
         }
-        return Report.write(options, results, notes, sections, cpu);
+        return Report.write(options, shape, results, notes, sections, cpu);
     }
 
     private static UUID randomPid(Dataset dataset) {
         return dataset.pids.get(ThreadLocalRandom.current().nextInt(dataset.size));
+    }
+
+    /**
+     * A few hot profiles written by many clients at once ({@link Contention}), each request sending the version its
+     * client last learned: 409 (locked) and 412 (stale version) are what such clients meet, counted, not errors.
+     */
+    private void contention() {
+        var hot = freshProfiles(Contention.HOT_PROFILES);
+        var contention = new Contention(List.of(hot.pids()), 1, Contention.CLIENTS_PER_PROFILE);
+        run(Load.openLoop(Report.CONTENTION, rate(100), options.warmup(), options.duration(), Contention.OUTCOMES, () -> {
+            var client = contention.pick(ThreadLocalRandom.current());
+            long sent = client.seen();
+            return http.put("/v1/profiles/" + client.pid, "\"" + sent + "\"",
+                    "{\"data\": {\"surname\": \"Спорная\", \"n\": " + (sent + 1) + "}}").thenApply(response -> {
+                        client.learn(response.getCode(), sent, response.getCode() == 412 ? json(response) : null);
+                        return response.getCode();
+                    });
+        }));
+    }
+
+    private static JsonNode json(SimpleHttpResponse response) {
+        try {
+            return JSON.readTree(response.getBodyBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A profile by pid, through the service and from each backend alone. */
@@ -333,9 +383,11 @@ public final class Bench {
 
     private void run(Load.Result result) {
         results.add(result);
-        System.out.printf("%-50s p50 %6.2f ms  p99 %7.2f ms  %7.1f/s  errors %d%s%n", result.scenario(),
-                result.latencies().getValueAtPercentile(50) / 1000.0, result.latencies().getValueAtPercentile(99) / 1000.0,
-                result.throughput(), result.errors(), result.firstError() == null ? "" : " (" + result.firstError() + ")");
+        System.out.printf("%-50s p50 %6.2f ms  p99 %7.2f ms  all p99 %7.2f ms  %7.1f/s  errors %d  timeouts %d%s%n",
+                result.scenario(), result.latencies().getValueAtPercentile(50) / 1000.0,
+                result.latencies().getValueAtPercentile(99) / 1000.0, result.all().getValueAtPercentile(99) / 1000.0,
+                result.throughput(), result.errors(), result.timeouts(),
+                result.firstError() == null ? "" : " (" + result.firstError() + ")");
     }
 
     /**
@@ -480,6 +532,17 @@ public final class Bench {
 
     /** A PUT of a random profile of the set, at the version it has; a profile in flight is not picked twice. */
     private CompletableFuture<Integer> put(Updatable profiles) {
+        return writeTracked(profiles, (pid, expected) -> http.put("/v1/profiles/" + pid, "\"" + expected + "\"",
+                "{\"data\": {\"surname\": \"Обновлённая\", \"n\": " + (expected + 1) + "}}")
+                .thenApply(SimpleHttpResponse::getCode), this::currentVersion);
+    }
+
+    /**
+     * A write of a random profile of the set at the version it has, by {@code write} (an answer's status);
+     * a profile in flight is not picked twice, so neither a lock nor a stale version is expected.
+     */
+    private static CompletableFuture<Integer> writeTracked(Updatable profiles,
+            BiFunction<UUID, Long, CompletableFuture<Integer>> write, ToLongFunction<UUID> current) {
         var random = ThreadLocalRandom.current();
         UUID pid;
         Long version;
@@ -489,16 +552,15 @@ public final class Bench {
         } while (version == null);
         long expected = version;
         UUID picked = pid;
-        String body = "{\"data\": {\"surname\": \"Обновлённая\", \"n\": " + (expected + 1) + "}}";
-        return http.put("/v1/profiles/" + pid, "\"" + expected + "\"", body).handle((response, failure) -> {
+        return write.apply(pid, expected).handle((status, failure) -> {
             // an answer that did not come leaves the version unknown: the profile is read again before its next turn
-            long now = response != null && response.getCode() == 200 ? expected + 1
-                    : response != null ? expected : currentVersion(picked);
+            long now = status != null && status == 200 ? expected + 1
+                    : status != null ? expected : current.applyAsLong(picked);
             profiles.versions().put(picked, now);
             if (failure != null) {
                 throw new CompletionException(failure);
             }
-            return response.getCode();
+            return status;
         });
     }
 
@@ -519,6 +581,18 @@ public final class Bench {
         return http.post(path, body);
     }
 
+    /** Work that answers with its own status (the PostgreSQL baseline's update), on the pool. */
+    private CompletableFuture<Integer> answered(Callable<Integer> work) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return work.call();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, pool);
+    }
+
+    /** Work that throws when it finds nothing (a read, a search), on the pool: 200 when it returns. */
     private CompletableFuture<Integer> async(Callable<Object> work) {
         return CompletableFuture.supplyAsync(() -> {
             try {
@@ -565,8 +639,10 @@ public final class Bench {
     /** From an acknowledged create to the moment search by its phone finds it. */
     private Load.Result indexLag() {
         int samples = Math.max(20, (int) (200 * options.scale()));
-        var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
+        var latencies = Load.histogram();
+        var all = Load.histogram();
         var errors = new AtomicLong();
+        var timeouts = new AtomicLong();
         var remaining = new AtomicInteger(samples);
         var loops = new ArrayList<CompletableFuture<Void>>();
         long started = System.nanoTime();
@@ -577,7 +653,7 @@ public final class Bench {
                     var created = post("/v1/profiles", "{\"data\": {\"surname\": \"Лагова\", \"phones\": [\"" + phone + "\"]}}").join();
                     long acknowledged = System.nanoTime();
                     if (created.getCode() != 201) {
-                        errors.incrementAndGet();
+                        errors.incrementAndGet(); // no write, no lag: in no percentile
                         continue;
                     }
                     long deadline = acknowledged + TimeUnit.SECONDS.toNanos(30);
@@ -588,17 +664,20 @@ public final class Bench {
                             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // the poll interval
                         }
                     }
+                    long took = (System.nanoTime() - acknowledged) / 1000;
+                    all.recordValue(took); // one not found in 30 s counts there at 30 s
                     if (found) {
-                        latencies.recordValue((System.nanoTime() - acknowledged) / 1000);
+                        latencies.recordValue(took);
                     } else {
-                        errors.incrementAndGet();
+                        timeouts.incrementAndGet();
                     }
                 }
             }, pool));
         }
         CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).join();
         return new Load.Result("index lag: acknowledged write to search hit", 0,
-                samples / ((System.nanoTime() - started) / 1e9), latencies, errors.get(), null);
+                latencies.getTotalCount() / ((System.nanoTime() - started) / 1e9), latencies, all, errors.get(),
+                timeouts.get(), new TreeMap<>(), null, null);
     }
 
     private boolean searchFinds(String phone) {

@@ -1,13 +1,20 @@
 package io.profilestore.bench;
 
+import java.io.InterruptedIOException;
+import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -22,28 +29,61 @@ import org.HdrHistogram.Histogram;
  * measured from the moment the request was due, not from when it could be sent, so a stall counts for every
  * request it held up (no coordinated omission). Closed loop: a fixed number of clients, each sending its next
  * request when the last one is answered, for throughput. The warm-up is run and thrown away.
+ *
+ * <p>Every request of the measured part counts once, as one of: a success (2xx, 3xx), an outcome the scenario
+ * expects (409 and 412 where clients contend for a profile), an error (any other status, or a failure), or a
+ * timeout (a failure that says so, or no answer at all by {@link #PATIENCE} after the run: it then counts at the
+ * time the run stopped waiting for it). All of them count in {@link Result#all()} at the time they took; successes
+ * also in {@link Result#latencies()}.
  */
 public final class Load {
 
-    /**
-     * What one run measured. Latencies in microseconds. {@code window}: when it was measured, and for an open loop
-     * the slowest latency of the requests due in each of its seconds; {@code null} for a result made otherwise.
-     */
-    public record Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors,
-            String firstError, Window window) {
+    /** How long a run waits for its last answers; what has not answered by then is a timeout. */
+    static final Duration PATIENCE = Duration.ofMinutes(2);
 
+    /** The longest latency the histograms keep (µs): a timeout after a long run and {@link #PATIENCE} fits. */
+    private static final long HIGHEST = TimeUnit.MINUTES.toMicros(30);
+
+    /**
+     * What one run measured. Latencies in microseconds: {@code latencies} of the successes, {@code all} of every
+     * request counted (successes, expected outcomes, errors and timeouts). {@code throughput}: for a load run,
+     * successful answers that came within the measured window, per second. {@code statuses}: how many counted
+     * requests were answered with each status. {@code window}: when it was measured, and for an open loop the
+     * slowest latency of the requests due in each of its seconds; {@code null} for a result made otherwise.
+     */
+    public record Result(String scenario, double targetRate, double throughput, Histogram latencies, Histogram all,
+            long errors, long timeouts, SortedMap<Integer, Long> statuses, String firstError, Window window) {
+
+        /** A result measured otherwise than by this class (the import, the index lag): its successes only. */
         Result(String scenario, double targetRate, double throughput, Histogram latencies, long errors, String firstError) {
-            this(scenario, targetRate, throughput, latencies, errors, firstError, null);
+            this(scenario, targetRate, throughput, latencies, latencies.copy(), errors, 0, new TreeMap<>(), firstError,
+                    null);
         }
 
-        /** Runs of one scenario, each as long as the others, as one result: their latencies and their mean rate. */
+        /** Of every request counted, the share that was answered with {@code status}. */
+        double share(int status) {
+            long counted = all.getTotalCount();
+            return counted == 0 ? 0 : statuses.getOrDefault(status, 0L) / (double) counted;
+        }
+
+        /**
+         * Runs of one scenario, each as long as the others, as one result: their latencies and their mean rate (no
+         * one window: the CPU report leaves it out).
+         */
         static Result together(List<Result> runs) {
-            var latencies = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
-            runs.forEach(run -> latencies.add(run.latencies()));
+            var latencies = histogram();
+            var all = histogram();
+            var statuses = new TreeMap<Integer, Long>();
+            for (var run : runs) {
+                latencies.add(run.latencies());
+                all.add(run.all());
+                run.statuses().forEach((status, count) -> statuses.merge(status, count, Long::sum));
+            }
             return new Result(runs.get(0).scenario(), runs.get(0).targetRate(),
-                    runs.stream().mapToDouble(Result::throughput).average().orElse(0), latencies,
-                    runs.stream().mapToLong(Result::errors).sum(),
-                    runs.stream().map(Result::firstError).filter(Objects::nonNull).findFirst().orElse(null));
+                    runs.stream().mapToDouble(Result::throughput).average().orElse(0), latencies, all,
+                    runs.stream().mapToLong(Result::errors).sum(), runs.stream().mapToLong(Result::timeouts).sum(),
+                    statuses, runs.stream().map(Result::firstError).filter(Objects::nonNull).findFirst().orElse(null),
+                    null);
         }
     }
 
@@ -54,8 +94,117 @@ public final class Load {
     public record Window(long fromNanos, long toNanos, AtomicLongArray slowestBySecond) {
     }
 
-    /** An operation: starts a request and completes with its HTTP-like status (2xx, 3xx good; else an error). */
+    /** An operation: starts a request and completes with its HTTP-like status. */
     public interface Operation extends Supplier<CompletableFuture<Integer>> {
+    }
+
+    /** Time as the open loop reads it and waits for it: the machine's, or a test's that runs no slower than its events. */
+    interface Clock {
+        long nanoTime();
+
+        /** Returns once the clock has reached {@code nanos}. */
+        void parkUntil(long nanos);
+
+        /** Returns once {@code done} has completed or the clock has reached {@code deadline}, whichever is first. */
+        void awaitUntil(CompletableFuture<?> done, long deadline);
+    }
+
+    /** The machine's monotonic clock. */
+    static final Clock SYSTEM = new Clock() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void parkUntil(long nanos) {
+            for (long wait = nanos - System.nanoTime(); wait > 0; wait = nanos - System.nanoTime()) {
+                LockSupport.parkNanos(wait);
+            }
+        }
+
+        @Override
+        public void awaitUntil(CompletableFuture<?> done, long deadline) {
+            try {
+                done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                // the deadline came first: the caller counts what is still unanswered
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the last answers", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    };
+
+    /** How a counted request ended. */
+    enum Kind { SUCCESS, OUTCOME, ERROR, TIMEOUT }
+
+    /** The counts of one run's measured requests, shared by the threads that answer them. */
+    private static final class Tally {
+        final Histogram successes = histogram();
+        final Histogram all = histogram();
+        final AtomicLong errors = new AtomicLong();
+        final AtomicLong timeouts = new AtomicLong();
+        final ConcurrentHashMap<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+        final AtomicReference<String> firstError = new AtomicReference<>();
+        final Set<Integer> outcomes;
+
+        Tally(Set<Integer> outcomes) {
+            this.outcomes = outcomes;
+        }
+
+        Kind answered(Integer status, Throwable failure, long micros) {
+            all.recordValue(Math.min(micros, HIGHEST));
+            if (failure != null || status == null) {
+                var kind = failure != null && isTimeout(failure) ? Kind.TIMEOUT : Kind.ERROR;
+                (kind == Kind.TIMEOUT ? timeouts : errors).incrementAndGet();
+                firstError.compareAndSet(null, failure != null ? failure.toString() : "no status");
+                return kind;
+            }
+            statuses.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+            if (status < 400) {
+                successes.recordValue(Math.min(micros, HIGHEST));
+                return Kind.SUCCESS;
+            }
+            if (outcomes.contains(status)) {
+                return Kind.OUTCOME;
+            }
+            errors.incrementAndGet();
+            firstError.compareAndSet(null, "status " + status);
+            return Kind.ERROR;
+        }
+
+        /** A request still unanswered when the run stopped waiting: a timeout, at the time it had taken by then. */
+        void unanswered(long micros) {
+            all.recordValue(Math.min(micros, HIGHEST));
+            timeouts.incrementAndGet();
+            firstError.compareAndSet(null, "no answer within " + (micros / 1_000_000) + " s");
+        }
+
+        Result result(String scenario, double targetRate, double throughput, Window window) {
+            var counts = new TreeMap<Integer, Long>();
+            statuses.forEach((status, count) -> counts.put(status, count.get()));
+            return new Result(scenario, targetRate, throughput, successes, all, errors.get(), timeouts.get(), counts,
+                    firstError.get(), window);
+        }
+    }
+
+    /**
+     * Whether a failure says that something gave up waiting: the JDK's and the HTTP client's timeouts
+     * ({@link TimeoutException}, {@link InterruptedIOException}: a socket's or the connection pool's), the drivers'
+     * ({@code DriverTimeoutException}, {@code ReadTimeoutException}, {@link SQLTimeoutException}), anywhere among
+     * its causes. The drivers' share no type, hence their names.
+     */
+    static boolean isTimeout(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof TimeoutException || t instanceof InterruptedIOException || t instanceof SQLTimeoutException
+                    || t.getClass().getSimpleName().contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Load() {
@@ -64,43 +213,51 @@ public final class Load {
     /** The load generator's threads are named so (the CPU meter tells them from the service's by it). */
     static final String THREADS = "bench-load";
 
+    /** An open loop whose every answer other than 2xx and 3xx is an error. */
     public static Result openLoop(String scenario, double rate, Duration warmup, Duration measured, Operation operation) {
+        return openLoop(scenario, rate, warmup, measured, Set.of(), operation);
+    }
+
+    /** An open loop that expects the statuses of {@code outcomes} beside successes: they count, but not as errors. */
+    public static Result openLoop(String scenario, double rate, Duration warmup, Duration measured,
+            Set<Integer> outcomes, Operation operation) {
         var caller = Thread.currentThread();
         String name = caller.getName();
         caller.setName(THREADS);
         try {
-            return openLoopOnThisThread(scenario, rate, warmup, measured, operation);
+            return openLoopOnThisThread(SYSTEM, PATIENCE, scenario, rate, warmup, measured, outcomes, operation);
         } finally {
             caller.setName(name);
         }
     }
 
     /** Starts each request when it is due, on this thread. */
-    private static Result openLoopOnThisThread(String scenario, double rate, Duration warmup, Duration measured,
-            Operation operation) {
-        var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
-        var errors = new AtomicLong();
-        var firstError = new AtomicReference<String>();
-        var inFlight = new Phaser(1);
+    static Result openLoopOnThisThread(Clock clock, Duration patience, String scenario, double rate, Duration warmup,
+            Duration measured, Set<Integer> outcomes, Operation operation) {
+        var tally = new Tally(outcomes);
+        var answeredInWindow = new AtomicLong();
+        // the counted requests not answered yet, by number, with when each was due: whoever takes one out counts it
+        var pending = new ConcurrentHashMap<Long, Long>();
+        // the loop's own share and one per request; whoever brings it to 0 completes allAnswered
+        var outstanding = new AtomicLong(1);
+        var allAnswered = new CompletableFuture<Void>();
         long interval = (long) (1e9 / rate);
-        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+        long start = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
-        long completed = 0;
         var slowest = new AtomicLongArray((int) Math.max(1, measured.toSeconds()));
         for (long i = 0; ; i++) {
             long due = start + i * interval;
             if (due >= end) {
                 break;
             }
-            for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                LockSupport.parkNanos(wait);
-            }
+            clock.parkUntil(due);
             boolean counted = due >= measureFrom;
+            long number = i;
             if (counted) {
-                completed++;
+                pending.put(number, due);
             }
-            inFlight.register();
+            outstanding.incrementAndGet();
             CompletableFuture<Integer> request;
             try {
                 request = operation.get();
@@ -108,65 +265,103 @@ public final class Load {
                 request = CompletableFuture.failedFuture(e);
             }
             request.whenComplete((status, failure) -> {
-                long latency = (System.nanoTime() - due) / 1_000;
-                if (counted) {
-                    if (failure != null || status == null || status >= 400) {
-                        errors.incrementAndGet();
-                        firstError.compareAndSet(null, failure != null ? failure.toString() : "status " + status);
-                    } else {
-                        histogram.recordValue(Math.min(latency, histogram.getHighestTrackableValue()));
-                    }
-                    int second = (int) Math.min(slowest.length() - 1, (due - measureFrom) / 1_000_000_000L);
-                    slowest.accumulateAndGet(second, latency, Math::max);
+                long now = clock.nanoTime();
+                long latency = (now - due) / 1_000;
+                var kind = counted && pending.remove(number) != null ? tally.answered(status, failure, latency) : null;
+                if (kind != null) {
+                    slowest.accumulateAndGet(second(due, measureFrom, slowest), latency, Math::max);
                 }
-                inFlight.arriveAndDeregister();
+                // what a warm-up request answers counts in no percentile, but a success in the window is throughput
+                boolean success = kind == Kind.SUCCESS || !counted && failure == null && status != null && status < 400;
+                if (success && now >= measureFrom && now < end) {
+                    answeredInWindow.incrementAndGet();
+                }
+                if (outstanding.decrementAndGet() == 0) {
+                    allAnswered.complete(null);
+                }
             });
         }
-        awaitAll(inFlight);
-        return new Result(scenario, rate, completed / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
+        if (outstanding.decrementAndGet() == 0) {
+            allAnswered.complete(null);
+        }
+        clock.awaitUntil(allAnswered, clock.nanoTime() + patience.toNanos());
+        long stopped = clock.nanoTime();
+        for (var number : List.copyOf(pending.keySet())) {
+            Long due = pending.remove(number);
+            if (due != null) {
+                tally.unanswered((stopped - due) / 1_000);
+                slowest.accumulateAndGet(second(due, measureFrom, slowest), (stopped - due) / 1_000, Math::max);
+            }
+        }
+        return tally.result(scenario, rate, answeredInWindow.get() / (measured.toNanos() / 1e9),
                 new Window(measureFrom, end, slowest));
     }
 
-    /** {@code clients} loops back to back; returns the rate of successful operations, {@code weight} each. */
+    private static int second(long due, long measureFrom, AtomicLongArray slowest) {
+        return (int) Math.min(slowest.length() - 1, (due - measureFrom) / 1_000_000_000L);
+    }
+
+    /**
+     * {@code clients} loops back to back; the rate of successful operations answered within the window,
+     * {@code weight} each. A request started in the window counts wherever it ends; one still unanswered
+     * {@link #PATIENCE} after the window is a timeout, and its client stops.
+     */
     public static Result closedLoop(String scenario, int clients, int weight, Duration warmup, Duration measured,
             Operation operation) {
-        var histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3);
-        var errors = new AtomicLong();
+        var tally = new Tally(Set.of());
         var done = new AtomicLong();
-        var firstError = new AtomicReference<String>();
         long start = System.nanoTime();
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
+        long giveUp = end + PATIENCE.toNanos();
         var loops = new CompletableFuture<?>[clients];
         var threads = Executors.newFixedThreadPool(clients, named(THREADS));
         for (int c = 0; c < clients; c++) {
             loops[c] = CompletableFuture.runAsync(() -> {
                 while (System.nanoTime() < end) {
                     long began = System.nanoTime();
-                    Integer status;
+                    CompletableFuture<Integer> request;
                     try {
-                        status = operation.get().join();
+                        request = operation.get();
                     } catch (RuntimeException e) {
-                        status = null;
-                        firstError.compareAndSet(null, e.toString());
+                        request = CompletableFuture.failedFuture(e);
+                    }
+                    Integer status = null;
+                    Throwable failure = null;
+                    boolean unanswered = false;
+                    try {
+                        status = request.get(Math.max(0, giveUp - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    } catch (TimeoutException e) {
+                        unanswered = true;
+                    } catch (ExecutionException e) {
+                        failure = e.getCause();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
                     }
                     long finished = System.nanoTime();
-                    if (began >= measureFrom && finished <= end) {
-                        if (status == null || status >= 400) {
-                            errors.incrementAndGet();
-                            firstError.compareAndSet(null, "status " + status);
-                        } else {
-                            histogram.recordValue((finished - began) / 1_000);
+                    if (began >= measureFrom) {
+                        if (unanswered) {
+                            tally.unanswered((finished - began) / 1_000);
+                        } else if (tally.answered(status, failure, (finished - began) / 1_000) == Kind.SUCCESS
+                                && finished < end) {
                             done.addAndGet(weight);
                         }
+                    }
+                    if (unanswered) {
+                        return;
                     }
                 }
             }, threads);
         }
         CompletableFuture.allOf(loops).join();
         threads.shutdown();
-        return new Result(scenario, 0, done.get() / (measured.toNanos() / 1e9), histogram, errors.get(), firstError.get(),
+        return tally.result(scenario, 0, done.get() / (measured.toNanos() / 1e9),
                 new Window(measureFrom, end, new AtomicLongArray(0)));
+    }
+
+    static Histogram histogram() {
+        return new ConcurrentHistogram(HIGHEST, 3);
     }
 
     /** Threads named {@code prefix-1}, {@code prefix-2}, ... */
@@ -177,14 +372,5 @@ public final class Load {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private static void awaitAll(Phaser inFlight) {
-        int phase = inFlight.arrive();
-        try {
-            inFlight.awaitAdvanceInterruptibly(phase, 2, TimeUnit.MINUTES);
-        } catch (Exception e) {
-            throw new IllegalStateException("requests still unanswered two minutes after the run", e);
-        }
     }
 }

@@ -58,6 +58,13 @@ final class Report {
     /** A search's median at most this many times the raw Elasticsearch query's, plus HTTP. */
     static final double SEARCH_OVERHEAD = 1.2;
 
+    /** The PostgreSQL-only design doing the PUT's work (PostgresBaseline.update). */
+    static final String POSTGRES_UPDATE = "PostgreSQL baseline: update as the PUT does (lock row, version, outbox)";
+
+    /** The contention scenario (Contention): a few hot profiles, many clients. */
+    static final String CONTENTION = "PUT of " + Contention.HOT_PROFILES + " hot profiles by "
+            + Contention.HOT_PROFILES * Contention.CLIENTS_PER_PROFILE + " clients (contention)";
+
     /** A request and its answer through the same client and server, touching no backend: what "plus HTTP" is. */
     static final String HTTP_FLOOR = "HTTP alone: GET /ping on the admin port, no backend";
 
@@ -71,8 +78,8 @@ final class Report {
     private Report() {
     }
 
-    static Path write(Bench.Options options, List<Load.Result> results, List<String> notes, List<String> sections,
-            CpuMeter cpu) throws IOException {
+    static Path write(Bench.Options options, StackShape shape, List<Load.Result> results, List<String> notes,
+            List<String> sections, CpuMeter cpu) throws IOException {
         Path dir = options.out();
         Files.createDirectories(dir);
         var md = new StringBuilder();
@@ -86,15 +93,22 @@ final class Report {
                 .append(" s of warm-up (not counted) and ").append(options.duration().toSeconds()).append(" s measured")
                 .append(options.scale() == 1 ? "" : ", rates scaled by " + options.scale()).append(".\n\n");
         md.append("Machine: ").append(machine()).append("\n\n");
+        md.append(shape.markdown()).append('\n');
         md.append("Open loop: requests start at the target rate whatever the answers do, and latency counts from when a ")
-                .append("request was due (corrected for coordinated omission). Latencies in milliseconds.\n\n");
-        md.append("| scenario | target rate /s | achieved /s | p50 | p90 | p99 | p99.9 | max | errors |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                .append("request was due (corrected for coordinated omission). Latencies in milliseconds. `achieved`: ")
+                .append("successful answers (2xx) that came within the measured window, per second; p50 to max: the ")
+                .append("successes; `all p99`: every request of the window, errors and timeouts at the time they took; ")
+                .append("`errors`: failures and answers other than 2xx (and other than the 409 and 412 the contention ")
+                .append("scenario expects); `timeouts`: requests that gave up waiting, or had no answer ")
+                .append(Load.PATIENCE.toMinutes()).append(" minutes after the run (counted then).\n\n");
+        md.append("| scenario | target rate /s | achieved /s | p50 | p90 | p99 | p99.9 | max | all p99 | errors | timeouts |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (var r : results) {
             var h = r.latencies();
-            md.append(String.format("| %s | %s | %,.0f | %s | %s | %s | %s | %s | %d |%n", r.scenario(),
+            md.append(String.format("| %s | %s | %,.0f | %s | %s | %s | %s | %s | %s | %d | %d |%n", r.scenario(),
                     r.targetRate() == 0 ? "(closed loop)" : String.format("%,.0f", r.targetRate()), r.throughput(),
-                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), ms(h.getMaxValue()), r.errors()));
+                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getTotalCount() == 0 ? "-" : ms(h.getMaxValue()),
+                    ms(r.all(), 99), r.errors(), r.timeouts()));
         }
         md.append("\n## Targets\n\n");
         if (options.scale() != 1) {
@@ -115,7 +129,7 @@ final class Report {
                 measured = String.format("%,.0f profiles/s", r.throughput());
             } else {
                 double value = r.latencies().getValueAtPercentile(target.percentile()) / 1000.0;
-                met = value <= target.maxMillis() && r.errors() == 0;
+                met = value <= target.maxMillis() && r.errors() == 0 && r.timeouts() == 0;
                 measured = String.format("p%s %.1f ms", trim(target.percentile()), value);
             }
             md.append(String.format("| %s: %s | %s | %s |%n", target.scenario(), target.text(), measured, met ? "yes" : "**no**"));
@@ -158,6 +172,10 @@ final class Report {
                     SEARCH_CALLERS, platform.throughput(), ms(platform.latencies(), 50), operator.throughput(),
                     ms(operator.latencies(), 50), share, OPERATOR_SHARE, share >= OPERATOR_SHARE ? "met" : "**not met**"));
         }
+        var contention = find(results, CONTENTION);
+        if (contention != null) {
+            md.append('\n').append(contention(contention));
+        }
         sections.forEach(section -> md.append('\n').append(section.strip()).append('\n'));
         CpuReport.append(md, dir, results, cpu);
         if (!notes.isEmpty()) {
@@ -172,6 +190,29 @@ final class Report {
         }
         Files.writeString(dir.resolve("report.html"), html(results, md.toString()));
         return dir.resolve("README.md");
+    }
+
+    /** The contention scenario's section: how its requests were answered, and how fast the writes that won were. */
+    static String contention(Load.Result r) {
+        double seconds = (r.window().toNanos() - r.window().fromNanos()) / 1e9;
+        long counted = r.all().getTotalCount();
+        var md = new StringBuilder(String.format("## Contention%n%n%d hot profiles, %d clients on each, %s requests a "
+                + "second in all (open loop); each request sends the version its client last learned from its own "
+                + "answers (a 200's, or the current one a 412 names), so another client's write in between makes it "
+                + "stale. 409 and 412 are what such clients meet, not errors.%n%n", Contention.HOT_PROFILES,
+                Contention.CLIENTS_PER_PROFILE, trim(r.targetRate())));
+        md.append("| answer | requests | per second | share |\n| --- | ---: | ---: | ---: |\n");
+        var rows = new LinkedHashMap<String, Long>();
+        rows.put("200 written", r.statuses().getOrDefault(200, 0L));
+        rows.put("409 locked", r.statuses().getOrDefault(409, 0L));
+        rows.put("412 stale version", r.statuses().getOrDefault(412, 0L));
+        rows.put("errors", r.errors());
+        rows.put("timeouts", r.timeouts());
+        rows.forEach((answer, count) -> md.append(String.format("| %s | %,d | %.1f | %.1f %% |%n", answer, count,
+                count / seconds, counted == 0 ? 0 : 100.0 * count / counted)));
+        md.append(String.format("%nThe writes that won (200): p50 %s ms, p99 %s ms, p99.9 %s ms; every answer: p99 %s ms.%n",
+                ms(r.latencies(), 50), ms(r.latencies(), 99), ms(r.latencies(), 99.9), ms(r.all(), 99)));
+        return md.toString();
     }
 
     private static Load.Result find(List<Load.Result> results, String scenario) {

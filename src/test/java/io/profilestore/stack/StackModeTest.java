@@ -43,6 +43,19 @@ class StackModeTest {
         assertThat(settings.cassandraNodes()).isEqualTo(1);
         assertThat(settings.distDir()).isEqualTo(settings.dir().resolve("dist"));
         assertThat(settings.cassandraHosts()).containsExactly("127.0.0.1");
+        assertThat(settings.postgresDurable()).as("the tests' PostgreSQL does not wait for the disk").isFalse();
+    }
+
+    @Test
+    void postgresWaitsForTheDiskOnlyWhenAskedTo() {
+        assertThat(StackSettings.from(Map.of("PROFILE_STORE_POSTGRES_DURABLE", "true")).postgresDurable()).isTrue();
+        assertThatThrownBy(() -> StackSettings.from(Map.of("PROFILE_STORE_POSTGRES_DURABLE", "yes")))
+                .hasMessageContaining("false or true");
+
+        assertThat(PostgresServer.durability(true)).containsExactly(
+                "-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on");
+        assertThat(PostgresServer.durability(false)).as("synchronous_commit as it was: a synchronous standby's wait")
+                .containsExactly("-c", "fsync=off", "-c", "full_page_writes=off");
     }
 
     @Test
