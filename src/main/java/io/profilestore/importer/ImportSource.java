@@ -5,7 +5,7 @@ import java.util.Iterator;
 /** Where an import reads its records: each as the text of one NDJSON record, numbered from 1 in the source's order. */
 public interface ImportSource extends AutoCloseable {
 
-    /** One record as read, before it is checked. */
+    /** One record as read, before it is checked; its text null when the line is not UTF-8. */
     record Raw(long position, String text) {
     }
 

@@ -39,7 +39,12 @@ public class RecordReader {
         this.importStarted = importStarted;
     }
 
+    /** @param text the record's line; null when its bytes are not UTF-8 */
     public ImportRecord read(long position, String text) {
+        if (text == null) {
+            throw new RejectedRecord(position, null, "not UTF-8 text: convert the file to UTF-8 (iconv -f CP1251 -t"
+                    + " UTF-8, say)");
+        }
         JsonNode record;
         try {
             record = json.readTree(text);
@@ -51,7 +56,9 @@ public class RecordReader {
         if (record == null || !record.isObject()) {
             throw new RejectedRecord(position, null, "not a JSON object");
         }
-        String namedPid = record.path("pid").isTextual() ? record.path("pid").asText() : null;
+        // a pid is named in a rejection only when it is one: the member may hold a customer's number
+        String namedPid = record.path("pid").isTextual() && isUuid(record.path("pid").asText())
+                ? record.path("pid").asText() : null;
         record.fieldNames().forEachRemaining(name -> {
             if (!MEMBERS.contains(name)) {
                 throw new RejectedRecord(position, namedPid, "unknown member '" + abbreviate(name)
@@ -115,6 +122,14 @@ public class RecordReader {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private static boolean isUuid(String text) {
+        try {
+            return UUID.fromString(text).toString().equalsIgnoreCase(text);
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 }

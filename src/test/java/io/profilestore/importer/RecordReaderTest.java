@@ -81,4 +81,22 @@ class RecordReaderTest {
         assertThatThrownBy(() -> reader.read(2, "{\"pid\": \"" + pid + "\", \"data\": 3}"))
                 .isInstanceOfSatisfying(RejectedRecord.class, r -> assertThat(r.pid()).isEqualTo(pid.toString()));
     }
+
+    @Test
+    void aPidThatIsNoUuidIsNotRepeatedInTheRejection() {
+        // whatever stands in "pid" may be a customer's number: only a UUID is named
+        assertThatThrownBy(() -> reader.read(4, "{\"pid\": \"" + SECRET + "\", \"extra\": 1, \"data\": {}}"))
+                .isInstanceOfSatisfying(RejectedRecord.class, r -> {
+                    assertThat(r.pid()).isNull();
+                    assertThat(r.reason()).contains("unknown member 'extra'");
+                });
+    }
+
+    @Test
+    void aLineThatIsNotUtf8IsRejectedAsSuch() {
+        assertThatThrownBy(() -> reader.read(5, null)).isInstanceOfSatisfying(RejectedRecord.class, r -> {
+            assertThat(r.position()).isEqualTo(5);
+            assertThat(r.reason()).contains("not UTF-8");
+        });
+    }
 }
