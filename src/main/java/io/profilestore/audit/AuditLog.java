@@ -72,11 +72,14 @@ public class AuditLog implements ChangeOutcomes {
         return connection -> recorded.accept(insert(connection, entry));
     }
 
-    /** Records one entry on a connection of its own, committed when this returns (a command's read of the trail). */
-    public void record(AuditEntry entry) {
+    /**
+     * Records one entry on a connection of its own, committed when this returns (a command's read of the trail, an
+     * import's start); its id, for {@link #recordOutcome} when the entry's status is left empty.
+     */
+    public long record(AuditEntry entry) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true);
-            insert(connection, entry);
+            return insert(connection, entry);
         } catch (SQLException e) {
             failures.mark();
             throw new AuditUnavailableException(e);

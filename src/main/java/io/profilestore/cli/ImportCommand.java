@@ -4,6 +4,8 @@ import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.jackson.Jackson;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.audit.AuditEntry;
+import io.profilestore.audit.AuditLog;
 import io.profilestore.backends.Backends;
 import io.profilestore.core.Documents;
 import io.profilestore.core.TableCheck;
@@ -18,6 +20,7 @@ import io.profilestore.importer.NdjsonSource;
 import io.profilestore.importer.RecordReader;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import net.sourceforge.argparse4j.inf.ArgumentGroup;
@@ -75,59 +78,73 @@ public class ImportCommand extends BackendsCommand {
                         identity);
                 return false;
             }
-            long total = count(source);
-            var json = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
-            var reader = new RecordReader(json, new Documents(json, config.profiles.maxDocumentBytes), checkpoint.startedAt);
-            var parts = IndexCommands.parts(config, backends, metrics, IndexCommands.json());
-
-            if (checkpoint.allWritten) {
-                System.out.println("import: an earlier run wrote every record; nothing is written again");
-            } else {
-                if (checkpoint.done > 0) {
-                    System.out.printf("import: resuming after record %,d (%s)%n", checkpoint.done, checkpointFile);
-                }
-                long started = System.nanoTime();
-                var importer = new Importer(reader, new ImportRows(backends.cassandra(), config.cassandra.keyspace),
-                        namespace.getInt("parallelism"));
-                var place = checkpoint;
-                var outcome = whileTheTablesCheckWaits(backends, () -> importer.run(source, place, checkpointFile,
-                        rejects, total));
-                if (outcome == null) {
-                    System.out.println("import: check-tables, or another import, runs right now; run the import once"
-                            + " that one is done");
-                    return false;
-                }
-                double seconds = (System.nanoTime() - started) / 1e9;
-                System.out.printf("import: %,d profiles written, %,d records rejected (%s) in %.0f s, %,.0f a second%n",
-                        outcome.written(), outcome.rejected(), rejects, seconds, outcome.written() / Math.max(seconds, 1e-3));
-                if (!outcome.complete()) {
-                    System.out.printf("import: stopped after record %,d: %s; run the same command again to resume%n",
-                            outcome.done(), outcome.failure());
-                    return false;
-                }
-                checkpoint.allWritten = true;
-                checkpoint.save(checkpointFile);
-            }
-
-            if (namespace.getBoolean("noIndex")) {
-                System.out.println("import: the index is left as it was (--no-index): run reindex to build it");
-            } else if (!checkpoint.indexed) {
-                long started = System.nanoTime();
-                var result = IndexCommands.reindexer(config, backends, parts).run(System.out, false, -1);
-                System.out.printf("import: index %s built, %,d profiles in %.0f s%n", result.to(), result.profiles(),
-                        (System.nanoTime() - started) / 1e9);
-                checkpoint.indexed = true;
-                checkpoint.save(checkpointFile);
-            }
-
-            Path differencesFile = Path.of(base + ".differences.ndjson");
-            var verified = new ImportVerifier(reader, parts.profiles()).run(source, differencesFile, total);
-            System.out.printf("verify: %,d records: %,d profiles equal to the source, %,d rejected, %,d different, %,d"
-                    + " missing, %,d changed by the service since%s%n", verified.records(), verified.equal(),
-                    verified.rejected(), verified.different(), verified.missing(), verified.changedSince(),
-                    verified.differences() == 0 ? "" : " (" + differencesFile + ")");
-            return verified.differences() == 0;
+            // on the trail before anything is written (PostgreSQL down: the import does not start), its outcome after
+            var trail = new AuditLog(backends.postgres(), metrics);
+            long audited = trail.record(new AuditEntry(null, null, System.getProperty("user.name"), "COMMAND", List.of(),
+                    "import command", "import from " + identity + (checkpoint.done > 0 ? ", resumed after record "
+                            + checkpoint.done : ""), List.of(), null));
+            boolean done = importAndVerify(backends, namespace, config, metrics, source, checkpoint, checkpointFile, base,
+                    rejects);
+            trail.recordOutcome(List.of(audited), done ? 200 : 500);
+            return done;
         }
+    }
+
+    private boolean importAndVerify(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics, ImportSource source, Checkpoint checkpoint, Path checkpointFile, String base,
+            Path rejects) throws Exception {
+        long total = count(source);
+        var json = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
+        var reader = new RecordReader(json, new Documents(json, config.profiles.maxDocumentBytes), checkpoint.startedAt);
+        var parts = IndexCommands.parts(config, backends, metrics, IndexCommands.json());
+
+        if (checkpoint.allWritten) {
+            System.out.println("import: an earlier run wrote every record; nothing is written again");
+        } else {
+            if (checkpoint.done > 0) {
+                System.out.printf("import: resuming after record %,d (%s)%n", checkpoint.done, checkpointFile);
+            }
+            long started = System.nanoTime();
+            var importer = new Importer(reader, new ImportRows(backends.cassandra(), config.cassandra.keyspace),
+                    namespace.getInt("parallelism"));
+            var place = checkpoint;
+            var outcome = whileTheTablesCheckWaits(backends, () -> importer.run(source, place, checkpointFile,
+                    rejects, total));
+            if (outcome == null) {
+                System.out.println("import: check-tables, or another import, runs right now; run the import once"
+                        + " that one is done");
+                return false;
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf("import: %,d profiles written, %,d records rejected (%s) in %.0f s, %,.0f a second%n",
+                    outcome.written(), outcome.rejected(), rejects, seconds, outcome.written() / Math.max(seconds, 1e-3));
+            if (!outcome.complete()) {
+                System.out.printf("import: stopped after record %,d: %s; run the same command again to resume%n",
+                        outcome.done(), outcome.failure());
+                return false;
+            }
+            checkpoint.allWritten = true;
+            checkpoint.save(checkpointFile);
+        }
+
+        if (namespace.getBoolean("noIndex")) {
+            System.out.println("import: the index is left as it was (--no-index): run reindex to build it");
+        } else if (!checkpoint.indexed) {
+            long started = System.nanoTime();
+            var result = IndexCommands.reindexer(config, backends, parts).run(System.out, false, -1);
+            System.out.printf("import: index %s built, %,d profiles in %.0f s%n", result.to(), result.profiles(),
+                    (System.nanoTime() - started) / 1e9);
+            checkpoint.indexed = true;
+            checkpoint.save(checkpointFile);
+        }
+
+        Path differencesFile = Path.of(base + ".differences.ndjson");
+        var verified = new ImportVerifier(reader, parts.profiles()).run(source, differencesFile, total);
+        System.out.printf("verify: %,d records: %,d profiles equal to the source, %,d rejected, %,d different, %,d"
+                + " missing, %,d changed by the service since%s%n", verified.records(), verified.equal(),
+                verified.rejected(), verified.different(), verified.missing(), verified.changedSince(),
+                verified.differences() == 0 ? "" : " (" + differencesFile + ")");
+        return verified.differences() == 0;
     }
 
     /**

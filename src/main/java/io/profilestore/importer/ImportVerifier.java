@@ -16,8 +16,8 @@ import java.util.List;
 /**
  * The import's last phase: reads the whole source again and each profile back from Cassandra (QUORUM), and compares
  * them: the profile is there, under the user the source gave it, listed by that user, and its document's SHA-256 is
- * the source's. A profile the service changed since (version above 1) is counted apart: its document is someone's
- * newer one. What differs goes to a file of its own ({@code {"line", "pid", "difference"}}), without content.
+ * the source's. A profile the service changed since (version above 1, the record's createdAt) is counted apart: its
+ * document is someone's newer one. One of another createdAt was the service's before the import, and differs. What differs goes to a file of its own ({@code {"line", "pid", "difference"}}), without content.
  */
 public final class ImportVerifier {
 
@@ -75,6 +75,11 @@ public final class ImportVerifier {
             if (row == null) {
                 difference = "missing";
                 counts[4]++;
+            } else if (row.createdAt().toEpochMilli() != record.createdAt().toEpochMilli()) {
+                // the service's changes keep a profile's createdAt: another one means the profile was there before
+                // the import, whose record lost to it (written at time 1) and is not in the tables
+                difference = "the service had a profile at this pid before the import; the record was not written";
+                counts[3]++;
             } else if (row.version() > 1) {
                 counts[5]++;
                 continue;

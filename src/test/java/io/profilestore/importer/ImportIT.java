@@ -122,6 +122,48 @@ class ImportIT {
         assertThat(rejects).hasSize(2);
         assertThat(rejects.get(0)).contains("\"line\":6", "data must be a JSON object").doesNotContain("Секретова");
         assertThat(rejects.get(1)).contains("\"line\":31", "'pid' is not a UUID");
+        // the run is in the audit trail: who ran it, from what, and how it ended
+        assertThat(importRecords(folder.resolve("profiles.ndjson"))).containsExactly(System.getProperty("user.name") + " COMMAND 200");
+    }
+
+    /** The audit trail's records of imports from this file: actor, kind and outcome each. */
+    static List<String> importRecords(Path file) throws Exception {
+        var found = new ArrayList<String>();
+        try (var connection = TestStack.asOwner().getConnection(); var query = connection.prepareStatement("""
+                SELECT r.actor, r.actor_kind, o.status FROM audit_record r
+                  LEFT JOIN audit_outcome o ON o.record_id = r.id
+                 WHERE r.action = 'import command' AND strpos(r.request, ?) > 0 ORDER BY r.id""")) {
+            query.setString(1, file.toAbsolutePath().toString());
+            try (var rows = query.executeQuery()) {
+                while (rows.next()) {
+                    found.add(rows.getString(1) + " " + rows.getString(2) + " " + rows.getObject(3));
+                }
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void aPidTheServiceHeldBeforeTheImportIsADifferenceNotAChangeSince() throws Exception {
+        var lines = new ArrayList<Line>();
+        for (int i = 0; i < 3; i++) {
+            lines.add(line(UUID.randomUUID(), i));
+        }
+        var held = lines.get(1).pid();
+        var created = api.send("PUT", "/v1/profiles/" + held, "application/json", "{\"data\": {\"surname\": \"Прежняя\"}}",
+                Map.of("If-None-Match", "*"));
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(api.put(held, "\"1\"", "{\"surname\": \"Прежняя\", \"n\": 2}").status()).isEqualTo(200);
+
+        var run = importing(file(lines.stream().map(Line::text).toList()), "--no-index");
+
+        assertThat(run.output()).contains("2 profiles equal to the source", "1 different", "0 changed by the service since");
+        assertThat(run.exitCode()).as("the source's record was not written over the service's profile").isEqualTo(1);
+        assertThat(Files.readAllLines(folder.resolve("profiles.ndjson.differences.ndjson")))
+                .singleElement().asString().contains(held.toString(), "before the import");
+        assertThat(api.get(held).json().path("data").path("surname").asText()).isEqualTo("Прежняя");
+        assertThat(importRecords(folder.resolve("profiles.ndjson"))).containsExactly(
+                System.getProperty("user.name") + " COMMAND 500");
     }
 
     @Test
