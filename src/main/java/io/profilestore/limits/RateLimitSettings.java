@@ -26,7 +26,8 @@ public class RateLimitSettings {
     /**
      * People at a desk: a profile every half second on average, and a search a second (the console searches as one
      * types, each pause of 250 ms, so a name typed quickly is a few searches), with bursts of tens for paging back and
-     * forth. Paging through everyone stays slow: 20 hits a second at most, each search audited.
+     * forth. Paging through everyone stays slow: a page a second (20 hits at the default size, 100 at the largest),
+     * each search audited.
      */
     static final RoleLimits PEOPLE = new RoleLimits(new Limit(2, 60), new Limit(1, 30));
 

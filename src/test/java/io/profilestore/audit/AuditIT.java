@@ -192,14 +192,17 @@ class AuditIT {
         var byUrl = platform.send("GET", "/v1/search?surname=Машинова&phone=" + digits, null, null, Map.of());
         var byBody = platform.send("POST", "/v1/search", "application/json",
                 "{\"surname\": \"Машинова\", \"phone\": \"" + digits + "\"}", Map.of());
+        var matches = platform.send("GET", "/v1/profiles/" + pid + "/matches", null, null, Map.of());
         assertThat(platform.get(pid).status()).isEqualTo(200);
 
         assertThat(byUrl.status()).as(byUrl.body()).isEqualTo(200);
         assertThat(byBody.status()).as(byBody.body()).isEqualTo(200);
-        // a machine's record is written after its answer, by a writer of its own
+        assertThat(matches.status()).as(matches.body()).isEqualTo(200);
+        // a machine's record is written after its answer, by a writer of its own; a look for duplicates is a search
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(trail("actor=test-platform&pid=" + pid))
                 .extracting(r -> r.path("action").asText())
-                .containsExactlyInAnyOrder("POST /v1/search", "GET /v1/search", "POST /v1/profiles"));
+                .containsExactlyInAnyOrder("POST /v1/search", "GET /v1/search", "GET /v1/profiles/{pid}/matches",
+                        "POST /v1/profiles"));
         var searches = trail("actor=test-platform&pid=" + pid).stream()
                 .filter(r -> r.path("action").asText().endsWith("/v1/search")).toList();
         assertThat(searches).hasSize(2).allSatisfy(r -> {
