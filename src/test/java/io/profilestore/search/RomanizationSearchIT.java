@@ -7,6 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.core.search.RomanizationMisses;
 import io.profilestore.core.search.Romanizers;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PersonalData;
@@ -137,9 +138,9 @@ class RomanizationSearchIT {
                     row.get(2), row.get(3), row.get(4)));
         }
         System.out.println(table);
-        for (var tally : tallies) {
-            tally.misses.forEach(miss -> System.out.println("missed: " + miss));
-        }
+        var misses = new ArrayList<String>();
+        tallies.forEach(tally -> misses.addAll(tally.misses));
+        System.out.println(RomanizationMisses.write("romanization-search-misses.txt", misses));
         assertThat(tallies).as("%s", table).allSatisfy(tally -> assertThat(tally.share()).isGreaterThanOrEqualTo(TARGET));
     }
 
