@@ -28,16 +28,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The service's own Cassandra role, as production runs it: a node of its own with logins, grants and client TLS on
  * (k8ssandra's setup), where {@code migrate} logs in as the superuser and the service as the role migrate made.
- * Its node is its own, so it runs beside the other test classes (pom.xml, failsafe).
  */
 @EnabledIf("io.profilestore.stack.LocalStackLifecycleIT#localMode")
-@Execution(ExecutionMode.CONCURRENT)
 class CassandraServiceRoleIT {
 
     static final String KEYSPACE = "role_test";

@@ -25,16 +25,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The three-node cluster the failure tests use (127.0.0.1-3, RF 3): QUORUM goes on with one node down and is
  * refused with two down. Its own folder and ports, beside the shared stack.
- * Its nodes are its own, so it runs beside the other test classes (pom.xml, failsafe).
  */
 @EnabledIf("io.profilestore.stack.LocalStackLifecycleIT#localMode")
-@Execution(ExecutionMode.CONCURRENT)
 class CassandraThreeNodesIT {
 
     static Path dir;
