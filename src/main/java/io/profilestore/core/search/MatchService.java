@@ -66,20 +66,37 @@ public class MatchService {
         if (!MatchQuery.hasGrounds(profile)) {
             return new MatchesResponse(pid, List.of());
         }
-        var grounds = new LinkedHashMap<UUID, Set<String>>();
+        // the hits by the user the index has them under, strongest first (a hit's grounds add up per user)
+        var byIndexedUser = new LinkedHashMap<UUID, Candidate>();
         for (var hit : search(profile)) {
-            grounds.put(hit.source().pid(), hit.matchedQueries().keySet());
+            var candidate = byIndexedUser.computeIfAbsent(hit.source().uid(), uid -> new Candidate());
+            candidate.pids.add(hit.source().pid());
+            candidate.grounds.put(hit.source().pid(), hit.matchedQueries().keySet());
+            candidate.reasons.addAll(hit.matchedQueries().keySet());
         }
-        var now = profiles.findAll(grounds.keySet());
+        var ranked = new ArrayList<>(byIndexedUser.values());
+        ranked.sort(Comparator.comparingDouble((Candidate c) -> score(c.reasons)).reversed());
+        // only the strongest are read from Cassandra, a few users more than are answered at a time: each read is a
+        // partition read, and reading every hit (50) made a look-up cost fifty reads; more are read only when those
+        // read are gone, moved under the profile's own user, or merged into one another since the index learned
         var byUser = new LinkedHashMap<UUID, Candidate>();
-        grounds.forEach((candidatePid, reasons) -> {
-            var current = now.get(candidatePid);
-            if (current != null && !current.uid().equals(row.uid())) {
-                var candidate = byUser.computeIfAbsent(current.uid(), uid -> new Candidate());
-                candidate.pids.add(candidatePid);
-                candidate.reasons.addAll(reasons);
+        int next = 0;
+        while (byUser.size() < MAX_MATCHES && next < ranked.size()) {
+            int upTo = Math.min(ranked.size(), next + MAX_MATCHES - byUser.size() + 2);
+            var batch = ranked.subList(next, upTo);
+            next = upTo;
+            var now = profiles.findAll(batch.stream().flatMap(c -> c.pids.stream()).toList());
+            for (var indexed : batch) {
+                indexed.grounds.forEach((candidatePid, reasons) -> {
+                    var current = now.get(candidatePid);
+                    if (current != null && !current.uid().equals(row.uid())) {
+                        var candidate = byUser.computeIfAbsent(current.uid(), uid -> new Candidate());
+                        candidate.pids.add(candidatePid);
+                        candidate.reasons.addAll(reasons);
+                    }
+                });
             }
-        });
+        }
         var matches = new ArrayList<MatchesResponse.Match>();
         byUser.forEach((uid, candidate) -> matches.add(new MatchesResponse.Match(uid, List.copyOf(candidate.pids),
                 score(candidate.reasons), REASONS.stream().filter(candidate.reasons::contains).toList())));
@@ -113,9 +130,10 @@ public class MatchService {
         }
     }
 
-    /** What the hits of one user add up to. */
+    /** What the hits of one user add up to: its pids, each with its grounds, and the grounds of them all. */
     private static final class Candidate {
         final Set<UUID> pids = new LinkedHashSet<>();
+        final Map<UUID, Set<String>> grounds = new LinkedHashMap<>();
         final Set<String> reasons = new LinkedHashSet<>();
     }
 }
