@@ -40,7 +40,7 @@ class RequestMetricsTest {
         @Path("things/{id}")
         public Response get(@PathParam("id") String id) throws InterruptedException {
             if (id.equals("slow")) {
-                Thread.sleep(300);
+                Thread.sleep(300); // the request's own work, taking time: what the metric's sum must show
             }
             return Response.ok("{}").build();
         }
