@@ -1,6 +1,5 @@
 package io.profilestore.bench;
 
-import co.elastic.clients.elasticsearch._types.CommonStatsFlag;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -210,7 +209,11 @@ public final class Bench {
         var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
         var updatableForMix = options.runs("mix") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
         awaitIndexed();
-        awaitMergesDone();
+        QuietBackends.awaitMergesDone(TestStack.backends().elasticsearch());
+        long compactionsStart = System.nanoTime();
+        QuietBackends.awaitCompactionsDone(TestStack.backends().cassandra());
+        notes.add(String.format("Cassandra's compactions were waited for before the first scenario: %.1f s",
+                (System.nanoTime() - compactionsStart) / 1e9));
 
         if (options.runs("reads") || options.runs("search")) {
             var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
@@ -413,7 +416,7 @@ public final class Bench {
 
         long indexStart = System.nanoTime();
         awaitIndexed();
-        awaitMergesDone();
+        QuietBackends.awaitMergesDone(TestStack.backends().elasticsearch());
         notes.add(String.format("Elasticsearch's merges of the imported segments ended %.1f s after the import",
                 (System.nanoTime() - indexStart) / 1e9));
         bulkCreates(Math.min(50_000, dataset.size));
@@ -494,19 +497,6 @@ public final class Bench {
      * on the same two cores, and a search measured meanwhile measures them (the run of 2026-12-01 did: q at 45 ms,
      * 4 ms once they were done).
      */
-    private void awaitMergesDone() {
-        var es = TestStack.backends().elasticsearch();
-        var quietSamples = new AtomicInteger();
-        // three quiet samples in a row: one may fall between two merges
-        Awaitility.await("Elasticsearch's merges to end").atMost(Duration.ofMinutes(20))
-                .pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
-                .until(() -> {
-                    var merges = es.indices().stats(st -> st.index("profiles")
-                            .metric(CommonStatsFlag.Merge)).all().total().merges();
-                    return merges.current() == 0 ? quietSamples.incrementAndGet() >= 3 : quietSamples.getAndSet(0) < 0;
-                });
-    }
-
     /** Profiles the update scenarios change: their pids, and the versions of those not in flight. */
     record Updatable(UUID[] pids, ConcurrentHashMap<UUID, Long> versions) {
     }
