@@ -59,6 +59,8 @@ class ChartConfigTest {
         assertThat(server.getAdminConnectors()).hasSize(1).allMatch(c -> c instanceof HttpsConnectorFactory);
         assertThat(((HttpsConnectorFactory) server.getApplicationConnectors().get(0)).getKeyStorePassword())
                 .isEqualTo(AWKWARD_PASSWORD);
+        assertThat(server.getGzipFilterFactory().getMinimumEntitySize().toBytes())
+                .as("answers smaller than a packet go uncompressed (CompressionIT)").isEqualTo(1400);
         assertThat(config.indexer.inProcess).as("the indexer runs as its own Deployment").isFalse();
         assertThat(config.users.checkTablesEvery.toSeconds())
                 .as("check-tables runs as a CronJob, not on the API's own schedule").isZero();
