@@ -17,9 +17,12 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import org.glassfish.jersey.server.ExtendedUriInfo;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.glassfish.jersey.server.ExtendedUriInfo;
+import org.glassfish.jersey.server.model.ResourceMethod;
 
 /**
  * Audits look-ups. A person's (any caller but a machine, see {@link Caller#isMachine()}) every read and search, and
@@ -39,6 +42,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
     private final AuditGroupWriter lookUps;
     private final MachineSearchWriter machineSearches;
     private final AuditOutcomeWriter outcomes;
+    private final Map<ResourceMethod, String> templates = new ConcurrentHashMap<>();
 
     public AuditFilter(AuditGroupWriter lookUps, MachineSearchWriter machineSearches, AuditOutcomeWriter outcomes) {
         this.lookUps = lookUps;
@@ -106,9 +110,19 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
                 "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
     }
 
-    /** The path as the resource declares it ({@code /v1/profiles/{pid}}): what kind of access, without the ids. */
-    private static String template(ContainerRequestContext request) {
-        if (request.getUriInfo() instanceof ExtendedUriInfo extended && !extended.getMatchedTemplates().isEmpty()) {
+    /**
+     * The path as the resource declares it ({@code /v1/profiles/{pid}}): what kind of access, without the ids. Worked
+     * out once for each resource method, whose templates never change.
+     */
+    private String template(ContainerRequestContext request) {
+        if (request.getUriInfo() instanceof ExtendedUriInfo extended && extended.getMatchedResourceMethod() != null) {
+            return templates.computeIfAbsent(extended.getMatchedResourceMethod(), m -> template(extended));
+        }
+        return request.getUriInfo().getRequestUri().getPath();
+    }
+
+    private static String template(ExtendedUriInfo extended) {
+        if (!extended.getMatchedTemplates().isEmpty()) {
             var templates = new ArrayList<>(extended.getMatchedTemplates());
             Collections.reverse(templates);
             var path = new StringBuilder();
@@ -121,7 +135,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
             }
             return path.toString();
         }
-        return request.getUriInfo().getRequestUri().getPath();
+        return extended.getRequestUri().getPath();
     }
 
     /** The pids an answer shows, or null when it shows no profile (an error, say). */

@@ -34,13 +34,15 @@ public class LoggedPathFilter implements Filter {
             "profiles:batchUpdate", "user", "users", "merge", "unmerge", "matches", "search", "audit", "me", "openapi.json",
             "console", "healthcheck", "ping", "metrics", "prometheus", "threads", "pprof", "tasks", "gc", "log-level",
             "reconcile", "check-tables");
+    private static final Pattern MATRIX = Pattern.compile(";[^/]*");
     private static final Pattern ID = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     /** The console's files: lowercase names of ours (index.html, console.js, settings.json, ...). */
     private static final Pattern ASSET = Pattern.compile("[a-z0-9]+\\.(html|js|css|json|png|svg|ico)");
 
     static String loggable(String uri) {
-        var segments = uri.replaceAll(";[^/]*", "").split("/", -1);
+        // matrix parameters are rare: the common path skips the regular expression
+        var segments = (uri.indexOf(';') < 0 ? uri : MATRIX.matcher(uri).replaceAll("")).split("/", -1);
         for (int i = 0; i < segments.length; i++) {
             String segment = segments[i];
             if (!segment.isEmpty() && !ROUTE_WORDS.contains(segment) && !ID.matcher(segment).matches()

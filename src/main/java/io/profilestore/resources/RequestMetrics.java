@@ -6,8 +6,11 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.glassfish.jersey.server.ExtendedUriInfo;
+import org.glassfish.jersey.server.model.ResourceMethod;
 import org.glassfish.jersey.server.monitoring.ApplicationEvent;
 import org.glassfish.jersey.server.monitoring.ApplicationEventListener;
 import org.glassfish.jersey.server.monitoring.RequestEvent;
@@ -40,6 +43,8 @@ public final class RequestMetrics implements ApplicationEventListener {
 
     private final Histogram requests;
     private final Counter problems;
+    /** Each resource method's route, worked out once: a method's templates never change. */
+    private final Map<ResourceMethod, String> routes = new ConcurrentHashMap<>();
 
     public RequestMetrics(PrometheusRegistry registry) {
         this.requests = Histogram.builder()
@@ -77,7 +82,10 @@ public final class RequestMetrics implements ApplicationEventListener {
         var response = event.getContainerResponse();
         // no response only when an exception escaped every mapper: Jersey then answers 500
         int status = response == null ? 500 : response.getStatus();
-        requests.labelValues(route(event.getUriInfo()), method(event.getContainerRequest().getMethod()),
+        var uri = event.getUriInfo();
+        var matched = uri == null ? null : uri.getMatchedResourceMethod();
+        String route = matched == null ? UNMATCHED : routes.computeIfAbsent(matched, m -> route(uri));
+        requests.labelValues(route, method(event.getContainerRequest().getMethod()),
                 Integer.toString(status)).observe(seconds);
         if (response != null && response.getEntity() instanceof Problem problem) {
             problems.labelValues(type(problem)).inc();
