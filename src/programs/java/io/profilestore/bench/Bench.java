@@ -76,7 +76,7 @@ public final class Bench {
      * started afresh compiles Elasticsearch's write path during the first writes it measures).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
-            Set<String> only, boolean keepStack, boolean postgresFast, String command) {
+            Set<String> only, boolean keepStack, boolean postgresFast, int cluster, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
         static final Set<String> GROUPS = Set.of("import", "reads", "put", "contention", "mix", "search", "matches",
@@ -97,6 +97,7 @@ public final class Bench {
             Set<String> only = Set.of();
             boolean keepStack = false;
             boolean postgresFast = false;
+            int cluster = 1;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--profiles" -> profiles = Integer.parseInt(args[++i]);
@@ -114,6 +115,13 @@ public final class Bench {
                     case "--keep-stack" -> keepStack = true;
                     // ./bench/run starts PostgreSQL so (PROFILE_STORE_POSTGRES_DURABLE); here it is checked and reported
                     case "--postgres-fast" -> postgresFast = true;
+                    // ./bench/run starts the nodes and has migrate create the keyspace at RF 3; checked here
+                    case "--cluster" -> {
+                        cluster = Integer.parseInt(args[++i]);
+                        if (cluster != 1 && cluster != 3) {
+                            throw new IllegalArgumentException("--cluster takes 1 or 3 (Cassandra nodes, at RF as many)");
+                        }
+                    }
                     case "--quick" -> {
                         profiles = 3_000;
                         warmup = Duration.ofSeconds(1);
@@ -126,7 +134,7 @@ public final class Bench {
                 }
             }
             return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack, postgresFast,
-                    String.join(" ", args));
+                    cluster, String.join(" ", args));
         }
     }
 
@@ -149,8 +157,6 @@ public final class Bench {
         if (options.keepStack()) {
             TestStack.keepRunningAtExit();
         }
-        var shape = StackShape.read();
-        shape.check(options);
         var app = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
                 TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true"),
                         ConfigOverride.config("logging.level", "WARN"),
@@ -165,13 +171,24 @@ public final class Bench {
                         // schedule off); its cost is not what the scenarios measure.
                         ConfigOverride.config("users.checkTablesEvery", "0s")));
         app.before();
+        try {
+            // read once the service runs: its contact points are those of the configuration it was started with
+            var shape = StackShape.read(app.getConfiguration().cassandra.contactPoints);
+            shape.check(options);
+            return run(options, shape, app);
+        } finally {
+            app.after();
+        }
+    }
+
+    private static Path run(Options options, StackShape shape, DropwizardTestSupport<ProfileStoreConfiguration> app)
+            throws Exception {
         var pool = Executors.newFixedThreadPool(64, Load.named(Load.THREADS));
         var bench = new Bench(options, shape, app, pool);
         try (var http = bench.http; var cpu = bench.cpu) {
             return bench.runAll();
         } finally {
             pool.shutdownNow();
-            app.after();
         }
     }
 
@@ -407,7 +424,7 @@ public final class Bench {
         results.add(new Load.Result("import command, given ids, killed halfway and resumed (write phase)", 0,
                 imported.writeRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
         results.add(new Load.Result("raw Cassandra writes of the same rows, QUORUM, 128 at once", 0,
-                imported.rawRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
+                imported.raw().rate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
         sections.add(ImportBench.markdown(imported));
         Files.deleteIfExists(file);
 

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +32,12 @@ import org.awaitility.Awaitility;
 final class ImportBench {
 
     /** What the import and the raw writes did. */
-    record Outcome(long profiles, double firstRate, double resumedRate, double writeRate, double rawRate, long rawRows,
+    record Outcome(long profiles, double firstRate, double resumedRate, double writeRate, RawWrites raw,
             double indexSeconds, String verified, long killedAt) {
+    }
+
+    /** The raw writes: how many a second, how many rows, and the replication of their keyspace, read back. */
+    record RawWrites(double rate, long rows, Map<String, String> replication) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -73,7 +79,7 @@ final class ImportBench {
     }
 
     static Outcome run(Dataset dataset, Path file) throws Exception {
-        double raw = rawWrites(dataset, Math.min(RAW_ROWS, dataset.size));
+        var raw = rawWrites(dataset, Math.min(RAW_ROWS, dataset.size));
         Path checkpoint = Path.of(file + ".checkpoint");
         Files.deleteIfExists(checkpoint);
         Files.deleteIfExists(Path.of(file + ".rejects.ndjson"));
@@ -102,17 +108,24 @@ final class ImportBench {
         var verified = VERIFIED.matcher(resumed.output());
         return new Outcome(dataset.size, killedAt / firstSeconds,
                 resumedProfiles == 0 ? Double.NaN : resumedProfiles / resumedSeconds,
-                (killedAt + resumedProfiles) / (firstSeconds + resumedSeconds), raw, Math.min(RAW_ROWS, dataset.size),
-                indexSeconds(resumed.output()), verified.find() ? verified.group() : "no verification printed", killedAt);
+                (killedAt + resumedProfiles) / (firstSeconds + resumedSeconds), raw, indexSeconds(resumed.output()),
+                verified.find() ? verified.group() : "no verification printed", killedAt);
     }
 
-    /** The driver alone, the same statements at the same parallelism, into a keyspace of its own (dropped after). */
-    static double rawWrites(Dataset dataset, int rows) throws Exception {
+    /**
+     * The driver alone, the same statements at the same parallelism (at the session's consistency, QUORUM), into a
+     * keyspace of its own at the service's replication (dropped after).
+     */
+    static RawWrites rawWrites(Dataset dataset, int rows) throws Exception {
         var session = TestStack.backends().cassandra();
         String keyspace = "bench_raw_import";
         schema(session, "DROP KEYSPACE IF EXISTS " + keyspace);
         schema(session, "CREATE KEYSPACE " + keyspace + " WITH replication = " + TestStack.configuration().cassandra
                 .replication.toCql());
+        // as Cassandra holds it, for the report: the same replication as the service's keyspace
+        var replication = new TreeMap<>(session.execute(SimpleStatement.newInstance(
+                "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace)).one()
+                .getMap("replication", String.class, String.class));
         for (String table : List.of(
                 "CREATE TABLE %s.profile (pid uuid PRIMARY KEY, uid uuid, home_uid uuid, version bigint, data text,"
                         + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
@@ -139,7 +152,7 @@ final class ImportBench {
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second%n", rows, seconds, rows / seconds);
         schema(session, "DROP KEYSPACE " + keyspace);
-        return rows / seconds;
+        return new RawWrites(rows / seconds, rows, replication);
     }
 
     /** A schema change: slower than the session's request timeout (2 s) while the cluster agrees on it. */
@@ -167,10 +180,10 @@ final class ImportBench {
                 %,d profiles with given pids and uids, from an NDJSON file: the import killed (kill -9) at record %,d
                 and run again to the end. Its writes: %,.0f profiles a second over both runs (the killed run %,.0f/s,
                 its JVM's start included; the resumed run %,.0f/s). Raw Cassandra writes of the same rows (%,d, the
-                same statements, 128 at once, QUORUM, no checks): %,.0f a second. **Import ÷ raw: %.2f.** The index was
-                built by the reindex at the end in %.0f s. `%s`
+                same statements, 128 at once, QUORUM, no checks, replication %s): %,.0f a second.
+                **Import ÷ raw: %.2f.** The index was built by the reindex at the end in %.0f s. `%s`
                 """, outcome.profiles(), outcome.killedAt(), outcome.writeRate(), outcome.firstRate(),
-                outcome.resumedRate(), outcome.rawRows(), outcome.rawRate(), outcome.writeRate() / outcome.rawRate(),
-                outcome.indexSeconds(), outcome.verified());
+                outcome.resumedRate(), outcome.raw().rows(), outcome.raw().replication(), outcome.raw().rate(),
+                outcome.writeRate() / outcome.raw().rate(), outcome.indexSeconds(), outcome.verified());
     }
 }

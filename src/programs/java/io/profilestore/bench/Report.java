@@ -326,7 +326,8 @@ final class Report {
         facts.add("Java " + System.getProperty("java.version"));
         var settings = StackSettings.fromEnvironment();
         facts.add("stack " + TestStack.stack().mode().name().toLowerCase() + " on this machine: Cassandra 5.0.6 ("
-                + settings.cassandraNodes() + " node, heap " + settings.cassandraHeap() + ", "
+                + (settings.cassandraNodes() == 1 ? "1 node, heap " : settings.cassandraNodes() + " nodes, heap each ")
+                + settings.cassandraHeap() + ", "
                 + (settings.cassandraFullJit() ? "full JIT" : "quick JIT only") + "), Elasticsearch 9.5.3 (heap "
                 + settings.elasticsearchHeap() + "), PostgreSQL and RabbitMQ of the OS");
         return String.join(", ", facts);
