@@ -424,7 +424,8 @@ public final class Bench {
         results.add(new Load.Result("import command, given ids, killed halfway and resumed (write phase)", 0,
                 imported.writeRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
         results.add(new Load.Result("raw Cassandra writes of the same rows, QUORUM, 128 at once", 0,
-                imported.raw().rate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
+                imported.raw().rate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), imported.raw().failed(),
+                null));
         sections.add(ImportBench.markdown(imported));
         Files.deleteIfExists(file);
 
