@@ -33,7 +33,7 @@ import org.awaitility.Awaitility;
 final class ImportBench {
 
     /** What the import and the raw writes did. */
-    record Outcome(long profiles, double firstRate, double resumedRate, double writeRate, RawWrites raw,
+    record Outcome(long profiles, long before, double firstRate, double resumedRate, double writeRate, RawWrites raw,
             double indexSeconds, String verified, long killedAt) {
     }
 
@@ -63,18 +63,25 @@ final class ImportBench {
         return UUID.nameUUIDFromBytes(("profile-store bench " + seed + " user " + i).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The dataset as NDJSON, each profile under a user of its own, its planted duplicates among them. */
-    static Path writeFile(Dataset dataset, Path folder) throws IOException {
+    /**
+     * The dataset's profiles from {@code from} on as NDJSON, each profile under a user of its own, its planted
+     * duplicates among them.
+     */
+    static Path writeFile(Dataset dataset, int from, Path folder) throws IOException {
         Files.createDirectories(folder);
-        Path file = folder.resolve("profiles-seed" + dataset.seed + "-" + dataset.size + ".ndjson");
+        Path file = folder.resolve("profiles-seed" + dataset.seed + "-" + from + "-" + dataset.size + ".ndjson");
         var generator = dataset.generator();
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (int i = 0; i < dataset.size; i++) {
+                var data = generator.next().data();
+                if (i < from) {
+                    continue; // generated all the same: profile i is the i-th the generator makes
+                }
                 var record = JSON.createObjectNode();
                 record.put("pid", pid(dataset.seed, i).toString());
                 record.put("uid", uid(dataset.seed, i).toString());
                 record.put("createdAt", Instant.parse("2015-01-01T00:00:00Z").plusSeconds(i * 60L).toString());
-                record.set("data", generator.next().data());
+                record.set("data", data);
                 out.write(JSON.writeValueAsString(record));
                 out.newLine();
             }
@@ -82,12 +89,13 @@ final class ImportBench {
         return file;
     }
 
-    static Outcome run(Dataset dataset, Path file) throws Exception {
+    /** The import of the file of the dataset's profiles from {@code from} on, beside raw writes of its first rows. */
+    static Outcome run(Dataset dataset, int from, Path file) throws Exception {
         var raw = rawWrites(dataset, Math.min(RAW_ROWS, dataset.size));
         Path checkpoint = Path.of(file + ".checkpoint");
         Files.deleteIfExists(checkpoint);
         Files.deleteIfExists(Path.of(file + ".rejects.ndjson"));
-        long half = dataset.size / 2;
+        long half = (dataset.size - from) / 2;
         long started = System.nanoTime();
         var first = ApplicationCommand.start("import", TestStack.configPath(), "--ndjson", file.toString());
         Awaitility.await("the import halfway").atMost(Duration.ofHours(1)).pollInterval(Duration.ofMillis(100))
@@ -110,7 +118,7 @@ final class ImportBench {
         long resumedProfiles = written.find() ? Long.parseLong(written.group(1).replace(",", "")) : 0;
         double resumedSeconds = resumedProfiles == 0 ? 0 : Math.max(1, Long.parseLong(written.group(2)));
         var verified = VERIFIED.matcher(resumed.output());
-        return new Outcome(dataset.size, killedAt / firstSeconds,
+        return new Outcome(dataset.size - from, from, killedAt / firstSeconds,
                 resumedProfiles == 0 ? Double.NaN : resumedProfiles / resumedSeconds,
                 (killedAt + resumedProfiles) / (firstSeconds + resumedSeconds), raw, indexSeconds(resumed.output()),
                 verified.find() ? verified.group() : "no verification printed", killedAt);
@@ -190,13 +198,15 @@ final class ImportBench {
         return String.format("""
                 ## Moving in: the import command
 
-                %,d profiles with given pids and uids, from an NDJSON file: the import killed (kill -9) at record %,d
-                and run again to the end. Its writes: %,.0f profiles a second over both runs (the killed run %,.0f/s,
-                its JVM's start included; the resumed run %,.0f/s). Raw Cassandra writes of the same rows (%,d, the
-                same statements, 128 at once, QUORUM, no checks, replication %s): %,.0f a second%s.
+                %,d profiles with given pids and uids, from an NDJSON file%s: the import killed (kill -9) at record
+                %,d and run again to the end. Its writes: %,.0f profiles a second over both runs (the killed run %,.0f/s,
+                its JVM's start included; the resumed run %,.0f/s). Raw Cassandra writes of the dataset's first rows
+                (%,d, the same statements, 128 at once, QUORUM, no checks, replication %s): %,.0f a second%s.
                 **Import ÷ raw: %.2f.** The index was built by the reindex at the end in %.0f s. `%s`
-                """, outcome.profiles(), outcome.killedAt(), outcome.writeRate(), outcome.firstRate(),
-                outcome.resumedRate(), outcome.raw().rows(), outcome.raw().replication(), outcome.raw().rate(),
+                """, outcome.profiles(), outcome.before() == 0 ? ""
+                        : String.format(" (on top of the %,d loaded before)", outcome.before()),
+                outcome.killedAt(), outcome.writeRate(), outcome.firstRate(), outcome.resumedRate(),
+                outcome.raw().rows(), outcome.raw().replication(), outcome.raw().rate(),
                 outcome.raw().failed() == 0 ? "" : String.format(" (%,d failed)", outcome.raw().failed()),
                 outcome.writeRate() / outcome.raw().rate(), outcome.indexSeconds(), outcome.verified());
     }
