@@ -70,12 +70,13 @@ public final class Bench {
 
     /**
      * What to run. {@code scale} multiplies every rate (the quick run uses less). {@code reuse}: profiles an earlier
-     * run loaded are used again (the quick run loads its few every time, so that it measures the import too).
+     * run loaded are used again (the quick run loads its few every time, so that it measures the import too, unless
+     * {@code --reuse} says otherwise).
      * {@code keepStack}: the stack is left running when the run ends, its services warm for the next run (a stack
      * started afresh compiles Elasticsearch's write path during the first writes it measures).
      */
     record Options(int profiles, long seed, Duration warmup, Duration duration, double scale, Path out, boolean reuse,
-            Set<String> only, boolean keepStack, boolean postgresFast, String command) {
+            Set<String> only, boolean keepStack, boolean postgresFast, int cluster, String command) {
 
         /** The groups of scenarios {@code --only} names (all run without it). */
         static final Set<String> GROUPS = Set.of("import", "reads", "put", "contention", "mix", "search", "matches",
@@ -93,9 +94,11 @@ public final class Bench {
             double scale = 1;
             Path out = Path.of("bench/results/" + LocalDate.now());
             boolean reuse = true;
+            boolean reuseAsked = false;
             Set<String> only = Set.of();
             boolean keepStack = false;
             boolean postgresFast = false;
+            int cluster = 1;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--profiles" -> profiles = Integer.parseInt(args[++i]);
@@ -111,8 +114,18 @@ public final class Bench {
                         }
                     }
                     case "--keep-stack" -> keepStack = true;
+                    // with --quick too, in either order: each run of a size series (./bench/run --sizes) imports only
+                    // the profiles beyond those of the size before
+                    case "--reuse" -> reuseAsked = true;
                     // ./bench/run starts PostgreSQL so (PROFILE_STORE_POSTGRES_DURABLE); here it is checked and reported
                     case "--postgres-fast" -> postgresFast = true;
+                    // ./bench/run starts the nodes and has migrate create the keyspace at RF 3; checked here
+                    case "--cluster" -> {
+                        cluster = Integer.parseInt(args[++i]);
+                        if (cluster != 1 && cluster != 3) {
+                            throw new IllegalArgumentException("--cluster takes 1 or 3 (Cassandra nodes, at RF as many)");
+                        }
+                    }
                     case "--quick" -> {
                         profiles = 3_000;
                         warmup = Duration.ofSeconds(1);
@@ -124,8 +137,8 @@ public final class Bench {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(profiles, seed, warmup, duration, scale, out, reuse, only, keepStack, postgresFast,
-                    String.join(" ", args));
+            return new Options(profiles, seed, warmup, duration, scale, out, reuse || reuseAsked, only, keepStack,
+                    postgresFast, cluster, String.join(" ", args));
         }
     }
 
@@ -148,8 +161,6 @@ public final class Bench {
         if (options.keepStack()) {
             TestStack.keepRunningAtExit();
         }
-        var shape = StackShape.read();
-        shape.check(options);
         var app = new DropwizardTestSupport<>(ProfileStoreApplication.class, TestStack.configPath(),
                 TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true"),
                         ConfigOverride.config("logging.level", "WARN"),
@@ -164,13 +175,24 @@ public final class Bench {
                         // schedule off); its cost is not what the scenarios measure.
                         ConfigOverride.config("users.checkTablesEvery", "0s")));
         app.before();
+        try {
+            // read once the service runs: its contact points are those of the configuration it was started with
+            var shape = StackShape.read(app.getConfiguration().cassandra.contactPoints);
+            shape.check(options);
+            return run(options, shape, app);
+        } finally {
+            app.after();
+        }
+    }
+
+    private static Path run(Options options, StackShape shape, DropwizardTestSupport<ProfileStoreConfiguration> app)
+            throws Exception {
         var pool = Executors.newFixedThreadPool(64, Load.named(Load.THREADS));
         var bench = new Bench(options, shape, app, pool);
         try (var http = bench.http; var cpu = bench.cpu) {
             return bench.runAll();
         } finally {
             pool.shutdownNow();
-            app.after();
         }
     }
 
@@ -421,22 +443,30 @@ public final class Bench {
 
     /**
      * The dataset, loaded by the import command as a bank would move its profiles in (measured against raw Cassandra
-     * writes of the same rows: {@link ImportBench}), unless an earlier run of the same seed and size loaded it; then
-     * the HTTP bulk path and single creates, on profiles of their own, for comparison.
+     * writes of the same rows: {@link ImportBench}), unless an earlier run of the same seed loaded it; then the HTTP
+     * bulk path and single creates, on profiles of their own, for comparison. A dataset is the first profiles of any
+     * larger one of the same seed, so after a run of a smaller size only the profiles beyond it are imported (the
+     * size series grows the data so).
      */
     private Dataset load() throws Exception {
         var dataset = Dataset.of(options.seed(), options.profiles());
-        if (options.reuse() && profileExists(dataset.pids.get(0)) && profileExists(dataset.pids.get(dataset.size - 1))) {
+        int loaded = options.reuse() ? Dataset.loadedPrefix(dataset.size, i -> profileExists(dataset.pids.get(i))) : 0;
+        if (loaded == dataset.size) {
             notes.add(String.format("%,d profiles were loaded by an earlier run (seed %d); the import was not measured again",
                     dataset.size, dataset.seed));
             return dataset;
         }
-        var file = ImportBench.writeFile(dataset, Path.of("target/bench-import"));
-        var imported = ImportBench.run(dataset, file);
+        if (loaded > 0) {
+            notes.add(String.format("the first %,d profiles were loaded by an earlier run (seed %d); the import measured "
+                    + "the %,d after them", loaded, dataset.seed, dataset.size - loaded));
+        }
+        var file = ImportBench.writeFile(dataset, loaded, Path.of("target/bench-import"));
+        var imported = ImportBench.run(dataset, loaded, file);
         results.add(new Load.Result("import command, given ids, killed halfway and resumed (write phase)", 0,
                 imported.writeRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
         results.add(new Load.Result("raw Cassandra writes of the same rows, QUORUM, 128 at once", 0,
-                imported.rawRate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), 0, null));
+                imported.raw().rate(), new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(2), 3), imported.raw().failed(),
+                null));
         sections.add(ImportBench.markdown(imported));
         Files.deleteIfExists(file);
 

@@ -4,6 +4,7 @@ import io.profilestore.demo.PlantedDuplicates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.IntPredicate;
 
 /**
  * The benchmark's profiles: generated from a seed (so profile i is the same document in every run), some people twice
@@ -59,5 +60,26 @@ final class Dataset {
 
     UUID uid(int i) {
         return ImportBench.uid(seed, i);
+    }
+
+    /**
+     * How many of the first profiles of a dataset of {@code size} are loaded, given whether profile i is: runs load
+     * a dataset from its first profile, so the loaded ones are a prefix, found in log2(size) questions. (An import
+     * killed midway may have written some beyond its place; importing them again writes the same cells. A benchmark
+     * killed during its import, never resumed, may also have left some out below it, which this does not see: load
+     * such a stack afresh.)
+     */
+    static int loadedPrefix(int size, IntPredicate loaded) {
+        int low = 0; // profiles below low are loaded
+        int high = size; // profiles from high on are not
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (loaded.test(middle)) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low;
     }
 }

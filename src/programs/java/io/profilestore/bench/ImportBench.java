@@ -15,9 +15,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 
@@ -30,8 +33,15 @@ import org.awaitility.Awaitility;
 final class ImportBench {
 
     /** What the import and the raw writes did. */
-    record Outcome(long profiles, double firstRate, double resumedRate, double writeRate, double rawRate, long rawRows,
+    record Outcome(long profiles, long before, double firstRate, double resumedRate, double writeRate, RawWrites raw,
             double indexSeconds, String verified, long killedAt) {
+    }
+
+    /**
+     * The raw writes: how many succeeded a second, how many rows were sent and how many of them failed (a write
+     * timeout at QUORUM, say), and the replication of their keyspace, read back.
+     */
+    record RawWrites(double rate, long rows, long failed, Map<String, String> replication) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,18 +63,25 @@ final class ImportBench {
         return UUID.nameUUIDFromBytes(("profile-store bench " + seed + " user " + i).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The dataset as NDJSON, each profile under a user of its own, its planted duplicates among them. */
-    static Path writeFile(Dataset dataset, Path folder) throws IOException {
+    /**
+     * The dataset's profiles from {@code from} on as NDJSON, each profile under a user of its own, its planted
+     * duplicates among them.
+     */
+    static Path writeFile(Dataset dataset, int from, Path folder) throws IOException {
         Files.createDirectories(folder);
-        Path file = folder.resolve("profiles-seed" + dataset.seed + "-" + dataset.size + ".ndjson");
+        Path file = folder.resolve("profiles-seed" + dataset.seed + "-" + from + "-" + dataset.size + ".ndjson");
         var generator = dataset.generator();
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (int i = 0; i < dataset.size; i++) {
+                var data = generator.next().data();
+                if (i < from) {
+                    continue; // generated all the same: profile i is the i-th the generator makes
+                }
                 var record = JSON.createObjectNode();
                 record.put("pid", pid(dataset.seed, i).toString());
                 record.put("uid", uid(dataset.seed, i).toString());
                 record.put("createdAt", Instant.parse("2015-01-01T00:00:00Z").plusSeconds(i * 60L).toString());
-                record.set("data", generator.next().data());
+                record.set("data", data);
                 out.write(JSON.writeValueAsString(record));
                 out.newLine();
             }
@@ -72,12 +89,13 @@ final class ImportBench {
         return file;
     }
 
-    static Outcome run(Dataset dataset, Path file) throws Exception {
-        double raw = rawWrites(dataset, Math.min(RAW_ROWS, dataset.size));
+    /** The import of the file of the dataset's profiles from {@code from} on, beside raw writes of its first rows. */
+    static Outcome run(Dataset dataset, int from, Path file) throws Exception {
+        var raw = rawWrites(dataset, Math.min(RAW_ROWS, dataset.size));
         Path checkpoint = Path.of(file + ".checkpoint");
         Files.deleteIfExists(checkpoint);
         Files.deleteIfExists(Path.of(file + ".rejects.ndjson"));
-        long half = dataset.size / 2;
+        long half = (dataset.size - from) / 2;
         long started = System.nanoTime();
         var first = ApplicationCommand.start("import", TestStack.configPath(), "--ndjson", file.toString());
         Awaitility.await("the import halfway").atMost(Duration.ofHours(1)).pollInterval(Duration.ofMillis(100))
@@ -100,19 +118,26 @@ final class ImportBench {
         long resumedProfiles = written.find() ? Long.parseLong(written.group(1).replace(",", "")) : 0;
         double resumedSeconds = resumedProfiles == 0 ? 0 : Math.max(1, Long.parseLong(written.group(2)));
         var verified = VERIFIED.matcher(resumed.output());
-        return new Outcome(dataset.size, killedAt / firstSeconds,
+        return new Outcome(dataset.size - from, from, killedAt / firstSeconds,
                 resumedProfiles == 0 ? Double.NaN : resumedProfiles / resumedSeconds,
-                (killedAt + resumedProfiles) / (firstSeconds + resumedSeconds), raw, Math.min(RAW_ROWS, dataset.size),
-                indexSeconds(resumed.output()), verified.find() ? verified.group() : "no verification printed", killedAt);
+                (killedAt + resumedProfiles) / (firstSeconds + resumedSeconds), raw, indexSeconds(resumed.output()),
+                verified.find() ? verified.group() : "no verification printed", killedAt);
     }
 
-    /** The driver alone, the same statements at the same parallelism, into a keyspace of its own (dropped after). */
-    static double rawWrites(Dataset dataset, int rows) throws Exception {
+    /**
+     * The driver alone, the same statements at the same parallelism (at the session's consistency, QUORUM), into a
+     * keyspace of its own at the service's replication (dropped after).
+     */
+    static RawWrites rawWrites(Dataset dataset, int rows) throws Exception {
         var session = TestStack.backends().cassandra();
         String keyspace = "bench_raw_import";
         schema(session, "DROP KEYSPACE IF EXISTS " + keyspace);
         schema(session, "CREATE KEYSPACE " + keyspace + " WITH replication = " + TestStack.configuration().cassandra
                 .replication.toCql());
+        // as Cassandra holds it, for the report: the same replication as the service's keyspace
+        var replication = new TreeMap<>(session.execute(SimpleStatement.newInstance(
+                "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace)).one()
+                .getMap("replication", String.class, String.class));
         for (String table : List.of(
                 "CREATE TABLE %s.profile (pid uuid PRIMARY KEY, uid uuid, home_uid uuid, version bigint, data text,"
                         + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
@@ -128,18 +153,27 @@ final class ImportBench {
             data.add(JSON.writeValueAsString(generator.next().data()));
         }
         var permits = new Semaphore(PARALLELISM);
+        var failed = new AtomicLong();
         var at = Instant.parse("2015-01-01T00:00:00Z");
         long started = System.nanoTime();
         for (int i = 0; i < rows; i++) {
             permits.acquire();
             writes.write(pid(dataset.seed, i), uid(dataset.seed, i), data.get(i), at, at)
-                    .whenComplete((ok, error) -> permits.release());
+                    .whenComplete((ok, error) -> {
+                        // a failed write is over sooner than one that succeeds: counted, not taken for a row written
+                        if (error != null) {
+                            failed.incrementAndGet();
+                        }
+                        permits.release();
+                    });
         }
         permits.acquire(PARALLELISM);
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second%n", rows, seconds, rows / seconds);
+        double rate = (rows - failed.get()) / seconds;
+        System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second, %,d failed%n", rows, seconds,
+                rate, failed.get());
         schema(session, "DROP KEYSPACE " + keyspace);
-        return rows / seconds;
+        return new RawWrites(rate, rows, failed.get(), replication);
     }
 
     /** A schema change: slower than the session's request timeout (2 s) while the cluster agrees on it. */
@@ -164,13 +198,16 @@ final class ImportBench {
         return String.format("""
                 ## Moving in: the import command
 
-                %,d profiles with given pids and uids, from an NDJSON file: the import killed (kill -9) at record %,d
-                and run again to the end. Its writes: %,.0f profiles a second over both runs (the killed run %,.0f/s,
-                its JVM's start included; the resumed run %,.0f/s). Raw Cassandra writes of the same rows (%,d, the
-                same statements, 128 at once, QUORUM, no checks): %,.0f a second. **Import ÷ raw: %.2f.** The index was
-                built by the reindex at the end in %.0f s. `%s`
-                """, outcome.profiles(), outcome.killedAt(), outcome.writeRate(), outcome.firstRate(),
-                outcome.resumedRate(), outcome.rawRows(), outcome.rawRate(), outcome.writeRate() / outcome.rawRate(),
-                outcome.indexSeconds(), outcome.verified());
+                %,d profiles with given pids and uids, from an NDJSON file%s: the import killed (kill -9) at record
+                %,d and run again to the end. Its writes: %,.0f profiles a second over both runs (the killed run %,.0f/s,
+                its JVM's start included; the resumed run %,.0f/s). Raw Cassandra writes of the dataset's first rows
+                (%,d, the same statements, 128 at once, QUORUM, no checks, replication %s): %,.0f a second%s.
+                **Import ÷ raw: %.2f.** The index was built by the reindex at the end in %.0f s. `%s`
+                """, outcome.profiles(), outcome.before() == 0 ? ""
+                        : String.format(" (on top of the %,d loaded before)", outcome.before()),
+                outcome.killedAt(), outcome.writeRate(), outcome.firstRate(), outcome.resumedRate(),
+                outcome.raw().rows(), outcome.raw().replication(), outcome.raw().rate(),
+                outcome.raw().failed() == 0 ? "" : String.format(" (%,d failed)", outcome.raw().failed()),
+                outcome.writeRate() / outcome.raw().rate(), outcome.indexSeconds(), outcome.verified());
     }
 }

@@ -189,7 +189,36 @@ final class Report {
             Files.writeString(dir.resolve(slug(r.scenario()) + ".hgrm"), out.toString(StandardCharsets.UTF_8));
         }
         Files.writeString(dir.resolve("report.html"), html(results, md.toString()));
+        Files.writeString(dir.resolve(RESULTS_JSON), json(options, results));
         return dir.resolve("README.md");
+    }
+
+    /** The results table as data, for the size series ({@link SizeSeries}) to put runs of several sizes together. */
+    static final String RESULTS_JSON = "results.json";
+
+    static String json(Bench.Options options, List<Load.Result> results) throws IOException {
+        var root = Bench.JSON.createObjectNode();
+        root.put("profiles", options.profiles());
+        root.put("command", "./bench/run " + options.command());
+        var rows = root.putArray("results");
+        for (var r : results) {
+            var row = rows.addObject();
+            row.put("scenario", r.scenario());
+            row.put("targetRate", r.targetRate());
+            row.put("achieved", r.throughput());
+            row.put("successes", r.latencies().getTotalCount());
+            for (var p : new double[] {50, 90, 99, 99.9}) {
+                if (r.latencies().getTotalCount() > 0) {
+                    row.put("p" + trim(p), r.latencies().getValueAtPercentile(p) / 1000.0);
+                }
+            }
+            if (r.all().getTotalCount() > 0) {
+                row.put("allP99", r.all().getValueAtPercentile(99) / 1000.0);
+            }
+            row.put("errors", r.errors());
+            row.put("timeouts", r.timeouts());
+        }
+        return Bench.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
     }
 
     /** The contention scenario's section: how its requests were answered, and how fast the writes that won were. */
@@ -326,7 +355,8 @@ final class Report {
         facts.add("Java " + System.getProperty("java.version"));
         var settings = StackSettings.fromEnvironment();
         facts.add("stack " + TestStack.stack().mode().name().toLowerCase() + " on this machine: Cassandra 5.0.6 ("
-                + settings.cassandraNodes() + " node, heap " + settings.cassandraHeap() + ", "
+                + (settings.cassandraNodes() == 1 ? "1 node, heap " : settings.cassandraNodes() + " nodes, heap each ")
+                + settings.cassandraHeap() + ", "
                 + (settings.cassandraFullJit() ? "full JIT" : "quick JIT only") + "), Elasticsearch 9.5.3 (heap "
                 + settings.elasticsearchHeap() + "), PostgreSQL and RabbitMQ of the OS");
         return String.join(", ", facts);
