@@ -290,7 +290,7 @@ public final class Bench {
      * backlog. Each scenario still has its own warm-up.
      */
     private void warmUpStack(Dataset dataset) {
-        var warmUp = Duration.ofSeconds(Math.max(options.warmup().toSeconds(), Math.min(60, options.duration().toSeconds())));
+        var warmUp = Duration.ofSeconds(Math.min(60, Math.max(options.warmup().toSeconds(), options.duration().toSeconds())));
         var next = new AtomicInteger();
         Load.Operation operation = () -> switch (next.getAndIncrement() % 6) {
             case 0 -> get("/v1/profiles/" + randomPid(dataset));
@@ -302,9 +302,11 @@ public final class Bench {
             default -> get("/v1/profiles/" + randomPid(dataset) + "/matches");
         };
         var result = Load.closedLoop("warm-up", 8, 1, Duration.ZERO, warmUp, operation);
+        // what it found is said, so that a warm-up that mostly failed or crawled does not pass unseen
         notes.add(String.format("Before the first scenario, %d s of reads and searches, 8 clients closed loop through the"
-                + " service and straight to Cassandra and Elasticsearch (%,.0f a second), warmed the stack; not counted",
-                warmUp.toSeconds(), result.throughput()));
+                + " service and straight to Cassandra and Elasticsearch, warmed the stack; not counted: %,.0f answers a"
+                + " second, p50 %.2f ms, %d errors, %d timeouts", warmUp.toSeconds(), result.throughput(),
+                result.latencies().getValueAtPercentile(50) / 1000.0, result.errors(), result.timeouts()));
     }
 
     private static UUID randomPid(Dataset dataset) {
@@ -548,11 +550,6 @@ public final class Bench {
                         && ((Number) metrics.getGauges().get("indexer.queue-depth").getValue()).longValue() == 0);
     }
 
-    /**
-     * Waits until Elasticsearch merges no segments: right after a million documents its merges run for minutes,
-     * on the same two cores, and a search measured meanwhile measures them (the run of 2026-12-01 did: q at 45 ms,
-     * 4 ms once they were done).
-     */
     /** Profiles the update scenarios change: their pids, and the versions of those not in flight. */
     record Updatable(UUID[] pids, ConcurrentHashMap<UUID, Long> versions) {
     }

@@ -9,7 +9,6 @@ import com.datastax.oss.driver.api.core.metadata.NodeState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
@@ -29,8 +28,7 @@ final class QuietBackends {
     }
 
     static void awaitMergesDone(ElasticsearchClient es) {
-        // a stats call may time out while merges hold the node's threads: asked again
-        awaitQuiet("Elasticsearch's merges to end", true, () -> {
+        awaitQuiet("Elasticsearch's merges to end", () -> {
             try {
                 return es.indices().stats(st -> st.index("profiles").metric(CommonStatsFlag.Merge))
                         .all().total().merges().current() == 0;
@@ -41,30 +39,45 @@ final class QuietBackends {
     }
 
     /**
-     * Waits until no node runs a compaction or has one queued, as each node's virtual tables say (they answer for the
-     * node asked only, so every node is asked).
+     * Waits until every node is up and none runs or has queued a compaction (or another sstable task), as each node's
+     * virtual tables say (they answer for the node asked only, so every node is asked). A node that is down, or a read
+     * that fails on a busy node, counts as not quiet and is asked again.
      */
     static void awaitCompactionsDone(CqlSession session) {
-        // a virtual table's read fails only if it is asked wrongly: that stops the run at once
-        awaitQuiet("Cassandra's compactions to end", false, () -> session.getMetadata().getNodes()
-                .values().stream().filter(node -> node.getState() == NodeState.UP)
-                .allMatch(node -> compactionsOn(session, node) == 0));
+        awaitQuiet("Cassandra's compactions to end", () -> {
+            var nodes = session.getMetadata().getNodes().values();
+            return !nodes.isEmpty() && nodes.stream().allMatch(node -> node.getState() == NodeState.UP
+                    && tasksOn(session, node) == 0);
+        });
     }
 
-    /** The compactions a node runs and has queued. */
-    static long compactionsOn(CqlSession session, Node node) {
-        long running = session.execute(SimpleStatement.newInstance(
-                "SELECT kind FROM system_views.sstable_tasks").setNode(node)).all().stream()
-                .filter(row -> row.getString("kind").toLowerCase(Locale.ROOT).contains("compaction")).count();
+    /** The sstable tasks (compactions above all) a node runs, and the compactions it has queued. */
+    static long tasksOn(CqlSession session, Node node) {
+        long running = session.execute(SimpleStatement.newInstance("SELECT kind FROM system_views.sstable_tasks")
+                .setNode(node)).all().size();
         var pool = session.execute(SimpleStatement.newInstance("SELECT active_tasks, pending_tasks FROM"
                 + " system_views.thread_pools WHERE name = 'CompactionExecutor'").setNode(node)).one();
         return running + (pool == null ? 0 : pool.getInt("active_tasks") + pool.getInt("pending_tasks"));
     }
 
-    private static void awaitQuiet(String what, boolean askAgainOnError, BooleanSupplier quiet) {
+    /** A call that fails (a stats call or a read timing out on a busy node) counts as not quiet and is made again. */
+    private static void awaitQuiet(String what, BooleanSupplier quiet) {
         var quietSamples = new AtomicInteger();
-        var await = Awaitility.await(what).atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofSeconds(2));
-        (askAgainOnError ? await.ignoreExceptions() : await).until(() -> quiet.getAsBoolean() ? quietSamples.incrementAndGet() >= QUIET_SAMPLES
-                        : quietSamples.getAndSet(0) < 0);
+        Awaitility.await(what).atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> {
+                    if (isQuiet(quiet)) {
+                        return quietSamples.incrementAndGet() >= QUIET_SAMPLES;
+                    }
+                    quietSamples.set(0);
+                    return false;
+                });
+    }
+
+    private static boolean isQuiet(BooleanSupplier quiet) {
+        try {
+            return quiet.getAsBoolean();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 }
