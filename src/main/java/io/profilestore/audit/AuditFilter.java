@@ -112,30 +112,30 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
 
     /**
      * The path as the resource declares it ({@code /v1/profiles/{pid}}): what kind of access, without the ids. Worked
-     * out once for each resource method, whose templates never change.
+     * out once for each resource method, whose templates never change (no resource here is reached through a
+     * sub-resource locator, which would reach one method from several paths). A request without a matched method or
+     * templates gets its own path, never cached: it holds ids.
      */
     private String template(ContainerRequestContext request) {
-        if (request.getUriInfo() instanceof ExtendedUriInfo extended && extended.getMatchedResourceMethod() != null) {
+        if (request.getUriInfo() instanceof ExtendedUriInfo extended && extended.getMatchedResourceMethod() != null
+                && !extended.getMatchedTemplates().isEmpty()) {
             return templates.computeIfAbsent(extended.getMatchedResourceMethod(), m -> template(extended));
         }
         return request.getUriInfo().getRequestUri().getPath();
     }
 
     private static String template(ExtendedUriInfo extended) {
-        if (!extended.getMatchedTemplates().isEmpty()) {
-            var templates = new ArrayList<>(extended.getMatchedTemplates());
-            Collections.reverse(templates);
-            var path = new StringBuilder();
-            for (var template : templates) {
-                String part = template.getTemplate();
-                if (!part.startsWith("/") && (path.length() == 0 || path.charAt(path.length() - 1) != '/')) {
-                    path.append('/');
-                }
-                path.append(part);
+        var templates = new ArrayList<>(extended.getMatchedTemplates());
+        Collections.reverse(templates);
+        var path = new StringBuilder();
+        for (var template : templates) {
+            String part = template.getTemplate();
+            if (!part.startsWith("/") && (path.length() == 0 || path.charAt(path.length() - 1) != '/')) {
+                path.append('/');
             }
-            return path.toString();
+            path.append(part);
         }
-        return extended.getRequestUri().getPath();
+        return path.toString();
     }
 
     /** The pids an answer shows, or null when it shows no profile (an error, say). */

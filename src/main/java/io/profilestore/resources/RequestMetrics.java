@@ -43,7 +43,10 @@ public final class RequestMetrics implements ApplicationEventListener {
 
     private final Histogram requests;
     private final Counter problems;
-    /** Each resource method's route, worked out once: a method's templates never change. */
+    /**
+     * Each resource method's route, worked out once: a method's templates never change (no resource here is reached
+     * through a sub-resource locator, which would reach one method from several paths).
+     */
     private final Map<ResourceMethod, String> routes = new ConcurrentHashMap<>();
 
     public RequestMetrics(PrometheusRegistry registry) {

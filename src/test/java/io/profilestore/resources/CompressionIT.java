@@ -23,8 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Answers are compressed for a client that accepts gzip only when they are larger than a packet: a profile (about
- * 500 bytes) goes as it is, since deflating it saves nothing on the wire and cost a tenth of a read's CPU; the
- * OpenAPI document (tens of kilobytes), a page of search results, are compressed.
+ * 500 bytes) goes as it is, since deflating it saves nothing on the wire; a larger answer, such as the OpenAPI document
+ * (tens of kilobytes), is compressed.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class CompressionIT {
