@@ -25,8 +25,8 @@ server:
   registerDefaultExceptionMappers: false
   # threads are not renamed after the request's URL: a thread dump would show live search terms
   enableThreadNameFilter: false
-  # answers smaller than a packet go uncompressed: deflating a profile (about 500 bytes) saves nothing on the wire
-  # and cost a tenth of a read's CPU; a page of search results or the OpenAPI document is still compressed
+  # answers smaller than a packet go uncompressed: deflating a profile (about 500 bytes) saves nothing on the wire,
+  # and it was a tenth of the request threads' CPU in a profile of a GET run; larger answers are still compressed
   gzip:
     minimumEntitySize: 1400B
 
