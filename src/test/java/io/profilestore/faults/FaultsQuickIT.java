@@ -28,7 +28,9 @@ class FaultsQuickIT {
 
         System.out.println(outcome.lastLine());
         assertThat(outcome.faults()).as("every fault of the plan was injected").hasSize(4);
-        assertThat(outcome.acknowledged()).as("the workload got changes through").isGreaterThan(1000);
+        // a history long enough for the checks to mean something, not a rate (rates are the benchmark's): seven CI
+        // runs acknowledged 960 to 1,520 changes, fewer when the other test classes beside it take the cores
+        assertThat(outcome.acknowledged()).as("the workload got changes through").isGreaterThan(500);
         assertThat(outcome.lost()).as("lost acknowledged changes").isZero();
         assertThat(outcome.history().violations()).as("invariant violations").isEmpty();
         assertThat(outcome.violations()).as("disagreements check-tables left").isZero();
