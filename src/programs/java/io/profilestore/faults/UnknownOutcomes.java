@@ -12,7 +12,9 @@ import java.util.UUID;
  * Resolves every "outcome unknown" answer of every kind from the final state: it happened or it did not. A
  * profile's version numbers its changes (each accepted change adds exactly one), so the question for a change that
  * said it replaces version v is who made version v + 1. The makers known are the acknowledged answers and the merges
- * and unmerges the journal holds as applied (with the version each gave); reads tell the data a version held. A
+ * and unmerges the journal holds as applied (with the version each planned, which a move with no answer may have
+ * overtaken: a profile's own user, which only creates and moves by hand set, outweighs it); reads tell the data a
+ * version held. A
  * create is found by its write id in the data; a merge or unmerge by the journal. What the evidence cannot settle
  * stays unresolved, and the checker counts that as a violation.
  */
@@ -185,8 +187,17 @@ final class UnknownOutcomes {
     /** Who made which version of each profile, as far as the history and the journal tell. */
     private static final class Chains {
         private final FinalState state;
-        /** pid, then version: the events (or journal operations) known to have made it. */
-        private final Map<UUID, Map<Long, Set<Object>>> makers = new HashMap<>();
+        /** pid, then version: the acknowledged changes that made it. */
+        private final Map<UUID, Map<Long, Set<Event>>> makers = new HashMap<>();
+        /**
+         * pid, then version: the applied merges and unmerges whose journal gives it. A journal's versions are planned
+         * from the rows the operation read, which a move with no answer may overtake (its batch can land after the
+         * answer, and it is not kept as an unsettled change, see {@code UnsettledChanges}), so they weigh less than
+         * an answer or the profile's own user.
+         */
+        private final Map<UUID, Map<Long, Set<FinalState.Operation>>> planned = new HashMap<>();
+        /** pid, then its own user: the creates and moves by hand that may have happened and gave it that user. */
+        private final Map<UUID, Map<UUID, List<Event>>> placements = new HashMap<>();
         /** pid, then version: the write ids reads saw at it. */
         private final Map<UUID, Map<Long, Set<String>>> seen = new HashMap<>();
         /** pid: the highest version some acknowledged answer shows existed (made, read, or replaced). */
@@ -235,6 +246,12 @@ final class UnknownOutcomes {
                         }
                     }
                 }
+                if ((event.op().equals("create") || event.op().equals("move")) && event.mayHaveHappened()) {
+                    for (var pid : event.pids()) {
+                        placements.computeIfAbsent(pid, p -> new HashMap<>())
+                                .computeIfAbsent(event.uid(), u -> new ArrayList<>()).add(event);
+                    }
+                }
                 if (event.op().equals("erase") && event.mayHaveHappened()) {
                     erases.computeIfAbsent(event.pids().get(0), p -> new ArrayList<>()).add(event);
                 }
@@ -243,7 +260,7 @@ final class UnknownOutcomes {
             for (var operation : state.operations()) {
                 if ("applied".equals(operation.state())) {
                     operation.versions().forEach((pid, version) -> {
-                        makers.computeIfAbsent(pid, p -> new HashMap<>()).computeIfAbsent(version, v -> new HashSet<>())
+                        planned.computeIfAbsent(pid, p -> new HashMap<>()).computeIfAbsent(version, v -> new HashSet<>())
                                 .add(operation);
                         existed.merge(pid, version, Math::max);
                     });
@@ -268,9 +285,16 @@ final class UnknownOutcomes {
             if (profile != null && profile.version() == replaced) {
                 return false; // still at the version it replaced
             }
-            var known = makers.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of());
-            if (!known.isEmpty()) {
-                return known.contains(event);
+            var answered = makers.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of());
+            if (!answered.isEmpty()) {
+                return answered.contains(event);
+            }
+            if (event.op().equals("move") && profile != null && event.uid().equals(profile.home())
+                    && placements.getOrDefault(pid, Map.of()).getOrDefault(event.uid(), List.of()).equals(List.of(event))) {
+                return true; // its own user is the move's target, which nothing else may have given it
+            }
+            if (!planned.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of()).isEmpty()) {
+                return false; // a merge or unmerge made it
             }
             String write = event.writes().get(pid);
             var reads = seen.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of());
@@ -314,6 +338,7 @@ final class UnknownOutcomes {
             Long replaced = event.replaces(pid);
             if (replaced == null || !existed(pid, replaced + 1)
                     || !makers.getOrDefault(pid, Map.of()).getOrDefault(replaced + 1, Set.of()).isEmpty()
+                    || !planned.getOrDefault(pid, Map.of()).getOrDefault(replaced + 1, Set.of()).isEmpty()
                     || !seen.getOrDefault(pid, Map.of()).getOrDefault(replaced + 1, Set.of()).isEmpty()) {
                 return null;
             }

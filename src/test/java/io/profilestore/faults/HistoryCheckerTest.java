@@ -317,6 +317,36 @@ class HistoryCheckerTest {
                 .isEqualTo(1);
     }
 
+    /**
+     * A move with no answer whose batch lands late, and a merge of the profile's old user planned in between from the
+     * rows as they were: the journal lists the profile at the version the move made (planned, and never the merge's to
+     * give), the later answers show that version existed, and the profile's own user is the move's target, which
+     * nothing but that move gave it. The move happened (from the fault suite's run of 2026-12-05, moves 1433 and 1462).
+     */
+    @Test
+    void aMoveWithNoAnswerIsNotUndoneByAMergePlannedFromTheRowsBeforeIt() {
+        var x = UUID.randomUUID();
+        var history = new History().create(P, U, "w1");
+        var move = history.add("move", List.of(P), W, null, 1L, 0, Event.UNKNOWN, Map.of(), Map.of(), List.of(), null,
+                Map.of());
+        var merge = history.mergeWithoutAnswer(x, U);
+        history.put(P, 2, "w3", 3L);
+        var state = new State().profile(P, 3, W, W, "w3").user(U, x, x).user(x, null, null);
+        state.operations.add(new FinalState.Operation(UUID.randomUUID(), "merge", x, List.of(U), null, "applied",
+                merge.start() + 5, Map.of(P, 2L)));
+
+        var result = check(history, state);
+
+        assertThat(result.violations()).isEmpty();
+        assertThat(UnknownOutcomes.resolve(history.events, state.build()).happened(move)).isTrue();
+
+        // had the profile's own user stayed U, the merge's plan stands, and the move did not happen
+        var stayed = new State().profile(P, 3, x, U, "w3").user(U, x, x).user(x, null, null);
+        stayed.operations.addAll(state.operations);
+        assertThat(UnknownOutcomes.resolve(history.events, stayed.build()).happened(move)).isFalse();
+        assertThat(check(history, stayed).violations()).isEmpty();
+    }
+
     @Test
     void aStrayDocumentAndAStaleOneAreDrift() {
         var state = new State().profile(P, 2, U, U, "w2");
