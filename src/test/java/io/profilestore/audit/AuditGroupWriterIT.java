@@ -315,7 +315,10 @@ class AuditGroupWriterIT {
 
         assertThatThrownBy(() -> lookUp(writer, "failed").get(5, TimeUnit.SECONDS)).as("refused well within maxWait")
                 .hasCauseInstanceOf(AuditUnavailableException.class).hasRootCauseInstanceOf(InternalError.class);
-        await("the writer's thread to end", writer::stalled);
+        // the Error ends the writer's thread uncaught, as it should; Awaitility would take it for the test's own failure
+        // when the thread ends while it waits (by default it fails on an uncaught exception of any thread)
+        Awaitility.await("the writer's thread to end").dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(10)).until(writer::stalled);
         assertThatThrownBy(() -> writer.record(entry("after"))).isInstanceOf(AuditUnavailableException.class)
                 .hasRootCauseMessage("the audit writer has ended");
 
