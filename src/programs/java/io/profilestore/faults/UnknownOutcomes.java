@@ -12,11 +12,11 @@ import java.util.UUID;
  * Resolves every "outcome unknown" answer of every kind from the final state: it happened or it did not. A
  * profile's version numbers its changes (each accepted change adds exactly one), so the question for a change that
  * said it replaces version v is who made version v + 1. The makers known are the acknowledged answers and the merges
- * and unmerges the journal holds as applied (with the version each planned, which a move with no answer may have
- * overtaken: a profile's own user, which only creates and moves by hand set, outweighs it); reads tell the data a
- * version held. A
- * create is found by its write id in the data; a merge or unmerge by the journal. What the evidence cannot settle
- * stays unresolved, and the checker counts that as a violation.
+ * and unmerges the journal holds as applied, with the version each planned for each profile; reads tell the data a
+ * version held. A journal's version weighs less than an answer and than the profile's own user, which a merge never
+ * changes: a merge's journal can list a profile that it did not move in the end (its first attempt failed, and its
+ * recovery found the profile moved away by hand). A create is found by its write id in the data; a merge or unmerge
+ * by the journal. What the evidence cannot settle stays unresolved, and the checker counts that as a violation.
  */
 final class UnknownOutcomes {
 
@@ -196,8 +196,8 @@ final class UnknownOutcomes {
          * an answer or the profile's own user.
          */
         private final Map<UUID, Map<Long, Set<FinalState.Operation>>> planned = new HashMap<>();
-        /** pid, then its own user: the creates and moves by hand that may have happened and gave it that user. */
-        private final Map<UUID, Map<UUID, List<Event>>> placements = new HashMap<>();
+        /** pid: the creates and moves by hand that may have happened, which give a profile its own user. */
+        private final Map<UUID, List<Event>> placements = new HashMap<>();
         /** pid, then version: the write ids reads saw at it. */
         private final Map<UUID, Map<Long, Set<String>>> seen = new HashMap<>();
         /** pid: the highest version some acknowledged answer shows existed (made, read, or replaced). */
@@ -248,8 +248,7 @@ final class UnknownOutcomes {
                 }
                 if ((event.op().equals("create") || event.op().equals("move")) && event.mayHaveHappened()) {
                     for (var pid : event.pids()) {
-                        placements.computeIfAbsent(pid, p -> new HashMap<>())
-                                .computeIfAbsent(event.uid(), u -> new ArrayList<>()).add(event);
+                        placements.computeIfAbsent(pid, p -> new ArrayList<>()).add(event);
                     }
                 }
                 if (event.op().equals("erase") && event.mayHaveHappened()) {
@@ -266,6 +265,25 @@ final class UnknownOutcomes {
                     });
                 }
             }
+        }
+
+        /**
+         * Whether the move with no answer is the only create or move by hand that may have come last and gave the
+         * profile the own user it ends with: one after the newest acknowledged placement (as {@code UsersCheck}
+         * allows them). Then it happened, whatever a journal planned.
+         */
+        private boolean aloneGaveItsHome(Event move, UUID pid) {
+            var all = placements.getOrDefault(pid, List.of());
+            long from = all.stream().filter(Event::ok).mapToLong(e -> placed(e, pid)).max().orElse(0L);
+            if (move.ifMatch() == null || move.ifMatch() < from) {
+                return false;
+            }
+            return all.stream().filter(other -> other != move && move.uid().equals(other.uid())).noneMatch(other ->
+                    other.ok() ? placed(other, pid) >= from : other.ifMatch() == null || other.ifMatch() >= from - 1);
+        }
+
+        private static long placed(Event placement, UUID pid) {
+            return placement.versions().getOrDefault(pid, placement.op().equals("create") ? 1L : 0L);
         }
 
         /** Whether version {@code version} of the profile was there at some point. */
@@ -290,11 +308,11 @@ final class UnknownOutcomes {
                 return answered.contains(event);
             }
             if (event.op().equals("move") && profile != null && event.uid().equals(profile.home())
-                    && placements.getOrDefault(pid, Map.of()).getOrDefault(event.uid(), List.of()).equals(List.of(event))) {
-                return true; // its own user is the move's target, which nothing else may have given it
+                    && aloneGaveItsHome(event, pid)) {
+                return true;
             }
             if (!planned.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of()).isEmpty()) {
-                return false; // a merge or unmerge made it
+                return false; // a merge or unmerge planned it, and nothing outweighs that
             }
             String write = event.writes().get(pid);
             var reads = seen.getOrDefault(pid, Map.of()).getOrDefault(next, Set.of());
