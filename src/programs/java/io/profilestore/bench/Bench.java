@@ -225,7 +225,7 @@ public final class Bench {
     private Path runAll() throws Exception {
         var dataset = load();
         if (options.only().equals(Set.of("import"))) {
-            return Report.write(options, shape, results, notes, sections, cpu);
+            return report();
         }
         var postgres = PostgresBaseline.prepare(TestStack.asOwner(), dataset, names);
         var updatable = options.runs("put") ? freshProfiles(Math.max(200, (int) (10_000 * options.scale()))) : null;
@@ -278,6 +278,14 @@ public final class Bench {
         }
         if (options.runs("lag")) {
             run(indexLag());
+        }
+        return report();
+    }
+
+    private Path report() throws IOException {
+        var refused = http.refusals();
+        if (!refused.isEmpty()) {
+            sections.add(Report.refusals(refused));
         }
         return Report.write(options, shape, results, notes, sections, cpu);
     }

@@ -1,10 +1,14 @@
 package io.profilestore.bench;
 
+import io.profilestore.api.Problem;
 import io.profilestore.testing.TestAuth;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
@@ -34,6 +38,12 @@ final class BenchHttp implements Closeable {
 
     private final URI base;
     private final CloseableHttpAsyncClient client;
+    /** The answers of 400 and above, by request and problem type, each with the first one's detail. */
+    private final ConcurrentHashMap<String, Refusals> refusals = new ConcurrentHashMap<>();
+
+    /** How often one kind of refusal came, and what the first of them said. */
+    record Refusals(long count, String firstDetail) {
+    }
 
     BenchHttp(URI base) {
         this.base = base;
@@ -89,6 +99,9 @@ final class BenchHttp implements Closeable {
         client.execute(request, new FutureCallback<>() {
             @Override
             public void completed(SimpleHttpResponse response) {
+                if (response.getCode() >= 400) {
+                    count(request, response);
+                }
                 answer.complete(response);
             }
 
@@ -103,6 +116,30 @@ final class BenchHttp implements Closeable {
             }
         });
         return answer;
+    }
+
+    /**
+     * Every answer of 400 and above so far (the expected 409 and 412 of contention among them), by the request's
+     * method and path (ids as {@code {id}}), status and problem type: a report that counts errors says which.
+     */
+    Map<String, Refusals> refusals() {
+        return new TreeMap<>(refusals);
+    }
+
+    private void count(SimpleHttpRequest request, SimpleHttpResponse response) {
+        String type = "";
+        String detail = "";
+        try {
+            var problem = Bench.JSON.readTree(response.getBodyBytes());
+            type = problem.path("type").asText("").replace(Problem.TYPE_BASE, "");
+            detail = problem.path("detail").asText("");
+        } catch (IOException | RuntimeException e) {
+            detail = "(not a problem document)";
+        }
+        String path = request.getPath().replaceAll("\\?.*", "")
+                .replaceAll("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", "{id}");
+        String key = request.getMethod() + " " + path + " " + response.getCode() + " " + type;
+        refusals.merge(key, new Refusals(1, detail), (old, one) -> new Refusals(old.count() + 1, old.firstDetail()));
     }
 
     @Override

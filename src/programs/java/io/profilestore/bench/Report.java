@@ -197,6 +197,19 @@ final class Report {
         return dir.resolve("README.md");
     }
 
+    /** The heading of the section that lists the service's answers of 400 and above. */
+    static final String REFUSALS = "## Answers of 400 and above";
+
+    /** The service's answers of 400 and above, by request, status and problem type, with the first one's detail. */
+    static String refusals(Map<String, BenchHttp.Refusals> refused) {
+        var md = new StringBuilder(REFUSALS).append("\n\nEvery scenario's, warm-ups included; the contention's 409 and 412 ")
+                .append("are expected.\n\n| request, status, problem type | answers | the first one's detail |\n")
+                .append("| --- | ---: | --- |\n");
+        refused.forEach((what, r) -> md.append(String.format("| %s | %,d | %s |%n", what, r.count(),
+                r.firstDetail().replace("|", "\\|"))));
+        return md.toString();
+    }
+
     /** The results table as data, for the size series ({@link SizeSeries}) to put runs of several sizes together. */
     static final String RESULTS_JSON = "results.json";
 

@@ -69,12 +69,19 @@ class BenchQuickIT {
         for (int i = 0; i < SCENARIOS.size(); i++) {
             assertThat(rows.get(i).scenario()).as("row %d", i + 1).startsWith(SCENARIOS.get(i));
         }
-        assertThat(rows).as("every scenario ran without errors or timeouts").allSatisfy(row -> {
+        // when one did, the service's refusals say what it answered (a status alone did not, once)
+        int refusals = markdown.indexOf(Report.REFUSALS);
+        int end = markdown.indexOf("\n## ", refusals + 1);
+        String refused = refusals < 0 ? "none" : markdown.substring(refusals, end < 0 ? markdown.length() : end);
+        assertThat(rows).as("every scenario ran without errors or timeouts; the answers of 400 and above: %s", refused)
+                .allSatisfy(row -> {
             assertThat(row.errors()).as("errors of %s", row.scenario()).isEqualTo("0");
             assertThat(row.timeouts()).as("timeouts of %s", row.scenario()).isEqualTo("0");
         });
         assertThat(markdown).as("the contention's answers").contains("## Contention")
                 .containsPattern("\\| 200 written \\| [1-9][\\d,]* \\|").containsPattern("\\| 412 stale version \\| [1-9]");
+        assertThat(refused).as("the refusals, by request, status and problem type")
+                .containsPattern("\\| PUT /v1/profiles/\\{id} 412 stale-version \\| [1-9]");
         assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
         assertThat(markdown).as("the import beside raw writes, and verified")
                 .containsPattern("Import ÷ raw: \\d+\\.\\d\\d").contains("0 different, 0 missing");

@@ -38,4 +38,17 @@ class ReportTest {
                 .contains("| timeouts | 1 | 0.3 | 1.0 % |")
                 .contains("The writes that won (200): p50 8.00 ms");
     }
+
+    @Test
+    void theRefusalsSectionSaysWhatTheServiceAnsweredAndHowOften() {
+        var refused = new TreeMap<String, BenchHttp.Refusals>();
+        refused.put("POST /v1/profiles 503 cassandra-unavailable", new BenchHttp.Refusals(2, "a | b"));
+        refused.put("PUT /v1/profiles/{id} 412 stale-version", new BenchHttp.Refusals(1_234, "read it again"));
+
+        String section = Report.refusals(refused);
+
+        assertThat(section).startsWith(Report.REFUSALS)
+                .contains("| POST /v1/profiles 503 cassandra-unavailable | 2 | a \\| b |")
+                .contains("| PUT /v1/profiles/{id} 412 stale-version | 1,234 | read it again |");
+    }
 }
