@@ -66,10 +66,26 @@ public class UserOperations {
     }
 
     /**
-     * A journal of what a resumed operation moves: beside what was first recorded, and in its place where it moves a
-     * profile again (at the version the profile is at now, which may not be the one first recorded).
+     * A journal of what a resumed operation moves, in place of what was first recorded: a profile it moves again at the
+     * version the profile is at now (which may not be the one first recorded), and none of those it no longer takes.
+     * Those left the operation's users before it was resumed (moved by hand or erased), so it did not move them; kept,
+     * they showed in the user's merge history and in an unmerge's skipped profiles as if it had. (The rows its first
+     * batch had moved already are in {@code moves}, taken as they are.)
      */
-    public Journal moreMoves(UUID opId, List<Move> moves) {
+    public Journal resumedMoves(UUID opId, List<Move> moves) {
+        return connection -> {
+            try (var statement = connection.prepareStatement(
+                    "DELETE FROM merge_move WHERE merge_id = ? AND NOT (pid = ANY(?))")) {
+                statement.setObject(1, opId);
+                statement.setArray(2, connection.createArrayOf("uuid", moves.stream().map(Move::pid).toArray()));
+                statement.executeUpdate();
+            }
+            moreMoves(opId, moves).write(connection);
+        };
+    }
+
+    /** A journal of moves beside those an operation recorded already (a move recorded again takes the new one's place). */
+    private Journal moreMoves(UUID opId, List<Move> moves) {
         return connection -> {
             try (var statement = connection.prepareStatement("""
                     INSERT INTO merge_move (merge_id, pid, from_uid, home_uid, to_uid, version) VALUES (?, ?, ?, ?, ?, ?)
