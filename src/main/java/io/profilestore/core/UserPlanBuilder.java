@@ -18,6 +18,7 @@ final class UserPlanBuilder {
     private final List<Link> links = new ArrayList<>();
     private final List<UserRow> users = new ArrayList<>();
     private final List<Move> moves = new ArrayList<>();
+    private final List<UUID> notMoved = new ArrayList<>();
 
     /** The profile, now as {@code next}, leaves {@code from}'s list for its new user's; journaled as a move. */
     void move(ProfileRow next, UUID from) {
@@ -25,6 +26,17 @@ final class UserPlanBuilder {
         unlinks.add(new Link(from, next.pid()));
         links.add(new Link(next.uid(), next.pid()));
         moves.add(new Move(next.pid(), from, next.home(), next.uid(), next.version()));
+    }
+
+    /**
+     * A profile the interrupted run of a resumed operation moved already, written again as it stands; journaled at the
+     * version that run gave it ({@code journaled}, when it journaled one), not at one a change since gave it.
+     */
+    void movedAlready(ProfileRow row, UUID from, Move journaled) {
+        profiles.add(row);
+        unlinks.add(new Link(from, row.pid()));
+        links.add(new Link(row.uid(), row.pid()));
+        moves.add(new Move(row.pid(), from, row.home(), row.uid(), journaled != null ? journaled.version() : row.version()));
     }
 
     /** The profile, now as {@code next}, stays where it is (moved by hand to the user it is under). */
@@ -35,6 +47,11 @@ final class UserPlanBuilder {
     void relist(UUID from, UUID to, UUID pid) {
         unlinks.add(new Link(from, pid));
         links.add(new Link(to, pid));
+    }
+
+    /** A profile the interrupted run of a resumed operation journaled, and surely did not move. */
+    void notMoved(UUID pid) {
+        notMoved.add(pid);
     }
 
     void user(UserRow row) {
@@ -67,6 +84,6 @@ final class UserPlanBuilder {
     }
 
     <A> UserPlan<A> done(A answer) {
-        return new UserPlan<>(profiles, unlinks, links, users, moves, answer);
+        return new UserPlan<>(profiles, unlinks, links, users, moves, notMoved, answer);
     }
 }

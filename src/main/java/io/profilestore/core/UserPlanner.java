@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -164,8 +165,11 @@ public final class UserPlanner {
             var plan = new UserPlanBuilder();
             taken.forEach((pid, from) -> {
                 var row = rows.get(pid);
-                boolean movedAlready = target.equals(row.uid());
-                plan.move(movedAlready ? row : row.under(target, row.version() + 1, at, fence), from);
+                if (target.equals(row.uid())) {
+                    plan.movedAlready(row, from, journaledMove(journaled, pid));
+                } else {
+                    plan.move(row.under(target, row.version() + 1, at, fence), from);
+                }
             });
             for (UUID source : merge.sources()) {
                 var user = users.get(source);
@@ -175,6 +179,7 @@ public final class UserPlanner {
                 }
             }
             plan.user(targetUser.next(null, null, at));
+            notMoved(journaled, taken.keySet(), rows).forEach(plan::notMoved);
             return plan.done(new UserResults.Merged(merge.opId(), target, plan.movedByOrigin(), plan.versions()));
         });
     }
@@ -258,7 +263,11 @@ public final class UserPlanner {
             var plan = new UserPlanBuilder();
             returning.forEach((pid, source) -> {
                 var row = rows.get(pid);
-                plan.move(backAlready.contains(pid) ? row : row.under(source, row.version() + 1, at, fence), root);
+                if (backAlready.contains(pid)) {
+                    plan.movedAlready(row, root, journaledMove(journaled, pid));
+                } else {
+                    plan.move(row.under(source, row.version() + 1, at, fence), root);
+                }
             });
             for (UUID source : unmerge.sources()) {
                 var user = users.get(source);
@@ -268,6 +277,7 @@ public final class UserPlanner {
                 }
             }
             plan.user(rootUser.next(null, null, at));
+            notMoved(journaled, returning.keySet(), rows).forEach(plan::notMoved);
             var skipped = new ArrayList<UserResults.Skipped>();
             merged.values().forEach(move -> {
                 var row = rows.get(move.pid());
@@ -282,6 +292,24 @@ public final class UserPlanner {
             });
             return plan.done(unmerged(unmerge, plan.moves(), skipped));
         });
+    }
+
+    private static Move journaledMove(List<Move> journaled, UUID pid) {
+        return journaled.stream().filter(move -> move.pid().equals(pid)).findFirst().orElse(null);
+    }
+
+    /**
+     * Of what the interrupted run of a resumed operation journaled, the profiles it surely did not move: not taken
+     * now, under another user than the run would have put them under, at exactly the version the run planned for
+     * them. Each change adds one to a profile's version, so another change made that version (a move by hand) before
+     * the run's write could land; had it landed first, that change would have put the profile above it. A profile
+     * changed again since, or erased, may have been moved by the run first: its journal row stays.
+     */
+    private static List<UUID> notMoved(List<Move> journaled, Set<UUID> taken, Map<UUID, ProfileRow> rows) {
+        return journaled.stream().filter(move -> !taken.contains(move.pid())).filter(move -> {
+            var row = rows.get(move.pid());
+            return row != null && row.version() == move.version() && !move.to().equals(row.uid());
+        }).map(Move::pid).toList();
     }
 
     /**

@@ -274,7 +274,7 @@ public class UserService {
             change.commit(records, writes);
             return plan.answer();
         }
-        Journal record = resume ? journal.resumedMoves(operation.opId(), plan.moves())
+        Journal record = resume ? journal.resumedMoves(operation.opId(), plan.moves(), plan.notMoved())
                 : operation.kind() == Kind.MERGE ? journal.recordMerge(operation, plan.moves())
                 : journal.recordUnmerge(operation, plan.moves());
         commitJournaled(change, operation, records, writes, record, resume);

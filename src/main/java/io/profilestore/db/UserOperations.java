@@ -66,18 +66,16 @@ public class UserOperations {
     }
 
     /**
-     * A journal of what a resumed operation moves, in place of what was first recorded: a profile it moves again at the
-     * version the profile is at now (which may not be the one first recorded), and none of those it no longer takes.
-     * Those left the operation's users before it was resumed (moved by hand or erased), so it did not move them; kept,
-     * they showed in the user's merge history and in an unmerge's skipped profiles as if it had. (The rows its first
-     * batch had moved already are in {@code moves}, taken as they are.)
+     * A journal of what a resumed operation moves: beside what was first recorded, and in its place where it moves a
+     * profile again (at the version the profile is at now, which may not be the one first recorded); without the
+     * profiles {@code notMoved} (first recorded, then moved by hand before the interrupted run's write could land:
+     * kept, the user's merge history listed them as the operation's).
      */
-    public Journal resumedMoves(UUID opId, List<Move> moves) {
+    public Journal resumedMoves(UUID opId, List<Move> moves, List<UUID> notMoved) {
         return connection -> {
-            try (var statement = connection.prepareStatement(
-                    "DELETE FROM merge_move WHERE merge_id = ? AND NOT (pid = ANY(?))")) {
+            try (var statement = connection.prepareStatement("DELETE FROM merge_move WHERE merge_id = ? AND pid = ANY(?)")) {
                 statement.setObject(1, opId);
-                statement.setArray(2, connection.createArrayOf("uuid", moves.stream().map(Move::pid).toArray()));
+                statement.setArray(2, connection.createArrayOf("uuid", notMoved.toArray()));
                 statement.executeUpdate();
             }
             moreMoves(opId, moves).write(connection);

@@ -14,9 +14,10 @@ import java.util.UUID;
  * said it replaces version v is who made version v + 1. The makers known are the acknowledged answers and the merges
  * and unmerges the journal holds as applied, with the version each planned for each profile; reads tell the data a
  * version held. A journal's version weighs less than an answer and than the profile's own user, which a merge never
- * changes: a merge's journal listed a profile that it did not move in the end (its first attempt failed, and its
- * recovery found the profile moved away by hand) until the recovery dropped such rows; the rule stays as a backstop,
- * and for journals written before. A create is found by its write id in the data; a merge or unmerge
+ * changes: a merge's journal can list a profile that it did not move in the end (its first attempt failed, and its
+ * recovery found the profile moved away by hand). The recovery drops such a row when the profile surely left before
+ * the first attempt's write (it is at the very version that write would have given it); one changed again since
+ * stays, since the write may have landed first, and so do journals written before. A create is found by its write id in the data; a merge or unmerge
  * by the journal. What the evidence cannot settle stays unresolved, and the checker counts that as a violation.
  */
 final class UnknownOutcomes {

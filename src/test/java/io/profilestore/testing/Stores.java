@@ -8,7 +8,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** Direct looks into the stores, for tests that check what a request did or did not change. */
@@ -119,6 +121,26 @@ public final class Stores {
                 }
             }
             return states;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The version each journaled merge into {@code target} gave each profile it moved, by pid. */
+    public static Map<UUID, Long> journaledVersions(UUID target) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement("""
+                        SELECT m.pid, m.version FROM merge_move m JOIN user_operation o ON o.op_id = m.merge_id
+                         WHERE o.target_uid = ? AND o.kind = 'merge'
+                        """)) {
+            statement.setObject(1, target);
+            var versions = new HashMap<UUID, Long>();
+            try (var rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    versions.put(rows.getObject(1, UUID.class), rows.getLong(2));
+                }
+            }
+            return versions;
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

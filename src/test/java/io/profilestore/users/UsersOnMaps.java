@@ -335,6 +335,7 @@ final class UsersOnMaps implements UsersUnderTest {
             var again = apply(resumed.plan(next(), ++clock));
             var journaled = new LinkedHashMap<UUID, Move>();
             moves.get(operation.opId()).forEach(move -> journaled.put(move.pid(), move));
+            again.notMoved().forEach(journaled::remove);
             again.moves().forEach(move -> journaled.put(move.pid(), move));
             moves.put(operation.opId(), List.copyOf(journaled.values()));
         }
