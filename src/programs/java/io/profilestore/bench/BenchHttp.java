@@ -99,10 +99,10 @@ final class BenchHttp implements Closeable {
         client.execute(request, new FutureCallback<>() {
             @Override
             public void completed(SimpleHttpResponse response) {
+                answer.complete(response); // first: the latency measured is the answer's, not this count's
                 if (response.getCode() >= 400) {
                     count(request, response);
                 }
-                answer.complete(response);
             }
 
             @Override
@@ -136,6 +136,8 @@ final class BenchHttp implements Closeable {
         } catch (IOException | RuntimeException e) {
             detail = "(not a problem document)";
         }
+        detail = detail.replaceAll("\\s+", " ");
+        detail = detail.length() > 200 ? detail.substring(0, 200) + "…" : detail;
         String path = request.getPath().replaceAll("\\?.*", "")
                 .replaceAll("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", "{id}");
         String key = request.getMethod() + " " + path + " " + response.getCode() + " " + type;
