@@ -202,8 +202,10 @@ final class Report {
 
     /** The service's answers of 400 and above, by request, status and problem type, with the first one's detail. */
     static String refusals(Map<String, BenchHttp.Refusals> refused) {
-        var md = new StringBuilder(REFUSALS).append("\n\nEvery scenario's, warm-ups included; the contention's 409 and 412 ")
-                .append("are expected.\n\n| request, status, problem type | answers | the first one's detail |\n")
+        var md = new StringBuilder(REFUSALS).append("\n\nEvery scenario's, warm-ups included. Expected: the contention's ")
+                .append("409 and 412, and a few 404 `profile-not-found` when a run looks for where the profiles an earlier ")
+                .append("run loaded end (a binary search by pid).\n\n")
+                .append("| request, status, problem type | answers | the first one's detail |\n")
                 .append("| --- | ---: | --- |\n");
         refused.forEach((what, r) -> md.append(String.format("| %s | %,d | %s |%n", what, r.count(),
                 r.firstDetail().replace("|", "\\|"))));
