@@ -92,15 +92,14 @@ public final class UserPlanner {
 
     /**
      * A merge, its target's and sources' locks held. Resuming an interrupted one, what it journaled is read, and
-     * rows its batch may have written already are taken as they are.
+     * rows its batch may have written already are taken as they are; one whose batch landed: {@link LandedResumes}.
      */
     public PreparedOperation<UserResults.Merged> prepareMerge(UserReads reads, Operation merge, boolean resume) {
         UUID target = merge.target();
         var users = reads.users(withTarget(target, merge.sources()));
         var journaled = resume ? reads.moves(merge.opId()) : List.<Move>of();
         if (resume && merge.sources().stream().allMatch(s -> users.get(s) != null && target.equals(users.get(s).parent()))) {
-            // the interrupted run's batch landed: every source is the target's, and the same batch moved the rest
-            return PreparedOperation.done(merged(merge, journaled));
+            return LandedResumes.merge(reads, merge, journaled);
         }
         var targetUser = existing(users, target);
         if (targetUser.merged()) {
@@ -186,14 +185,15 @@ public final class UserPlanner {
 
     /**
      * An unmerge, the locks of the user its sources were merged into and of the sources held. Resuming an
-     * interrupted one, rows its batch may have written already are taken as they are.
+     * interrupted one, rows its batch may have written already are taken as they are; one whose batch landed:
+     * {@link LandedResumes}.
      */
     public PreparedOperation<UserResults.Unmerged> prepareUnmerge(UserReads reads, Operation unmerge, boolean resume) {
         UUID target = unmerge.target();
         var users = new LinkedHashMap<>(reads.users(withTarget(target, unmerge.sources())));
         var journaled = resume ? reads.moves(unmerge.opId()) : List.<Move>of();
         if (resume && unmerge.sources().stream().allMatch(s -> users.get(s) != null && users.get(s).parent() == null)) {
-            return PreparedOperation.done(unmerged(unmerge, journaled, List.of())); // the interrupted run's batch landed
+            return LandedResumes.unmerge(reads, unmerge, journaled);
         }
         var targetUser = existing(users, target);
         UUID root = targetUser.merged() ? targetUser.masterUid() : target;
@@ -369,7 +369,7 @@ public final class UserPlanner {
         }
     }
 
-    private static UserResults.Merged merged(Operation merge, List<Move> moves) {
+    static UserResults.Merged merged(Operation merge, List<Move> moves) {
         var moved = new LinkedHashMap<UUID, List<UUID>>();
         var versions = new LinkedHashMap<UUID, Long>();
         moves.forEach(move -> {
@@ -379,7 +379,7 @@ public final class UserPlanner {
         return new UserResults.Merged(merge.opId(), merge.target(), moved, versions);
     }
 
-    private static UserResults.Unmerged unmerged(Operation unmerge, List<Move> moves, List<UserResults.Skipped> skipped) {
+    static UserResults.Unmerged unmerged(Operation unmerge, List<Move> moves, List<UserResults.Skipped> skipped) {
         var restored = new LinkedHashMap<UUID, List<UUID>>();
         var versions = new LinkedHashMap<UUID, Long>();
         moves.forEach(move -> {

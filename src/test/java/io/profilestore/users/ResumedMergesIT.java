@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -173,11 +174,139 @@ class ResumedMergesIT {
     }
 
     /**
+     * Main's fault suite (2026-12-05): a merge recorded and not confirmed gives up its locks, its source takes a
+     * profile while its row does not show the merge, and then the merge's batch lands late, whole (a coordinator
+     * replaying it from its batchlog). The recovery finds every source the target's already; the profile the source
+     * took meanwhile must still move under the target, the root of its home's tree, and be listed as the merge's.
+     */
+    @Test
+    void aMergeWhoseBatchLandedLateStillMovesAProfileItsSourceTookMeanwhile() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 1);
+        var source = userWith(api, 2);
+        var journaled = Stores.pidsOfUser(source);
+
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        long fence = Stores.fenceOf("user:" + source); // the killed merge's, before the create's locks raise it
+        var taken = new AtomicReference<UUID>();
+        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(8))
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    var created = api.createFor(source, "{\"surname\": \"Орлова\"}");
+                    if (created.status() == 201) {
+                        taken.set(created.pid());
+                    }
+                    return created.status() == 201;
+                });
+        journaled.forEach(pid -> landPartOfTheBatch(target, source, pid, fence));
+        landTheUsersRows(target, source, fence);
+        assertThat(api.user(source).json().path("uid").asText()).as("the batch landed: the source is the target's")
+                .isEqualTo(target.toString());
+        assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
+
+        awaitApplied(target);
+        assertThat(api.get(taken.get()).json().path("uid").asText()).as("the profile the source took meanwhile")
+                .isEqualTo(target.toString());
+        assertThat(Stores.pidsOfUser(source)).isEmpty();
+        assertThat(Stores.pidsOfUser(target)).hasSize(4).contains(taken.get()).containsAll(journaled);
+        assertThat(movedFrom(api, target, source)).as("what the merge moved, the profile taken meanwhile too")
+                .containsExactlyInAnyOrder(journaled.get(0).toString(), journaled.get(1).toString(),
+                        taken.get().toString());
+    }
+
+    /**
+     * A profile the killed merge journaled is changed (its whole row written at a newer time) before the merge's
+     * batch lands late: the batch's move of that row loses, its links' changes do not, so the row names the source
+     * and the source lists nothing. The recovery must still move it under the target.
+     */
+    @Test
+    void aMergeWhoseBatchLandedLateMovesAJournaledProfileWhoseRowAChangeKept() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 1);
+        var source = userWith(api, 2);
+        var journaled = Stores.pidsOfUser(source);
+        var changed = journaled.get(0);
+
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        long fence = Stores.fenceOf("user:" + source);
+        await("the killed merge's locks to run out, and a profile it journaled to be replaced")
+                .atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(100))
+                .until(() -> api.put(changed, Api.etag(1), "{\"surname\": \"Орлова\", \"note\": \"after\"}")
+                        .status() == 200);
+        journaled.forEach(pid -> landPartOfTheBatch(target, source, pid, fence));
+        landTheUsersRows(target, source, fence);
+        assertThat(api.get(changed).json().path("uid").asText()).as("the replace's row outlived the batch's")
+                .isEqualTo(source.toString());
+        assertThat(Stores.pidsOfUser(source)).as("the batch's unlink did not").isEmpty();
+        assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
+
+        awaitApplied(target);
+        assertThat(api.get(changed).json().path("uid").asText()).isEqualTo(target.toString());
+        assertThat(api.get(changed).version()).as("the replace's 2, and one more for the move").isEqualTo(3);
+        assertThat(Stores.pidsOfUser(target)).hasSize(3).containsAll(journaled);
+    }
+
+    /**
+     * The same for an unmerge: a profile it journaled is changed before its batch lands late, so the row stays
+     * under the root the unmerge took it from. The recovery must still bring it back to its home's user.
+     */
+    @Test
+    void anUnmergeWhoseBatchLandedLateBringsBackAJournaledProfileWhoseRowAChangeKept() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 1);
+        var source = userWith(api, 2);
+        var own = Stores.pidsOfUser(source);
+        var changed = own.get(0);
+        assertThat(api.merge(target, source).status()).isEqualTo(200);
+
+        UserRacesIT.killDuringUnmerge(target, source, "recorded");
+        long fence = Stores.fenceOf("user:" + source);
+        await("the killed unmerge's locks to run out, and a profile it journaled to be replaced")
+                .atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(100))
+                .until(() -> api.put(changed, Api.etag(2), "{\"surname\": \"Орлова\", \"note\": \"after\"}")
+                        .status() == 200);
+        // the unmerge's batch lands now, late: the profiles back under the source, the source a root, at its fence
+        var cassandra = TestStack.backends().cassandra();
+        for (var pid : own) {
+            cassandra.execute(SimpleStatement.newInstance("UPDATE profiles.profile SET uid = ?, version = 3 WHERE pid = ?",
+                    source, pid).setQueryTimestamp(fence));
+            cassandra.execute(SimpleStatement.newInstance("INSERT INTO profiles.uid_pid (uid, pid) VALUES (?, ?)",
+                    source, pid).setQueryTimestamp(fence));
+            cassandra.execute(SimpleStatement.newInstance("DELETE FROM profiles.uid_pid WHERE uid = ? AND pid = ?",
+                    target, pid).setQueryTimestamp(fence));
+        }
+        cassandra.execute(SimpleStatement.newInstance(
+                "UPDATE profiles.persons SET master_uid = null, merged_into = null WHERE uid = ?", source)
+                .setQueryTimestamp(fence));
+        assertThat(api.get(changed).json().path("uid").asText()).as("the replace's row outlived the batch's")
+                .isEqualTo(target.toString());
+        assertThat(Stores.operationStates(target)).as("the merge, and the unmerge taken before the recovery")
+                .containsExactlyInAnyOrder("applied", "pending");
+
+        await("the recovery to finish the interrupted unmerge").atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(200)).until(() -> !Stores.operationStates(target).contains("pending"));
+        assertThat(Stores.operationStates(target)).containsExactly("applied", "applied");
+        assertThat(api.get(changed).json().path("uid").asText()).as("back under its home's user")
+                .isEqualTo(source.toString());
+        assertThat(Stores.pidsOfUser(source)).containsExactlyInAnyOrderElementsOf(own);
+        assertThat(Stores.pidsOfUser(target)).hasSize(1);
+    }
+
+    /** The rest of the killed merge's batch: the source's row, the target's child, at the merge's fence. */
+    private static void landTheUsersRows(UUID target, UUID source, long fence) {
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                "UPDATE profiles.persons SET master_uid = ?, merged_into = ? WHERE uid = ?", target, target, source)
+                .setQueryTimestamp(fence));
+    }
+
+    /**
      * Part of the killed merge's batch lands, as a logged batch is seen partition by partition: one profile under the
      * target at the version the merge gave it (2), at the merge's fence; its users' rows not yet.
      */
     private static void landPartOfTheBatch(UUID target, UUID source, UUID pid) {
-        long fence = Stores.fenceOf("user:" + source);
+        landPartOfTheBatch(target, source, pid, Stores.fenceOf("user:" + source));
+    }
+
+    private static void landPartOfTheBatch(UUID target, UUID source, UUID pid, long fence) {
         var cassandra = TestStack.backends().cassandra();
         cassandra.execute(SimpleStatement.newInstance("UPDATE profiles.profile SET uid = ?, version = 2 WHERE pid = ?",
                 target, pid).setQueryTimestamp(fence));

@@ -171,6 +171,16 @@ class UserRacesIT {
         }
     }
 
+    /** Kills an instance holding an unmerge at the step; the unmerge was recorded, and maybe written. */
+    static void killDuringUnmerge(UUID target, UUID source, String step) throws Exception {
+        try (var doomed = ServiceProcess.start(null, Map.of("PROFILE_STORE_TEST_HOLD_AT", step,
+                "PROFILE_STORE_LOCK_LEASE", "3s"))) {
+            CompletableFuture.runAsync(() -> doomed.api().unmerge(target, source));
+            doomed.awaitLine("HELD " + step, Duration.ofSeconds(30));
+            doomed.kill();
+        }
+    }
+
     @Test
     void aMergeKilledBeforeItWasWrittenIsCompletedByTheRecovery() throws Exception {
         var users = users(2);

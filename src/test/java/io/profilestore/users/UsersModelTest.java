@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.profilestore.core.UserSettings;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +48,29 @@ class UsersModelTest {
                 "move 409 user-merged", "move 412 stale-version", "create 409 user-merged", "create 422 user-full")) {
             assertThat(tally.of(refusal)).as(refusal).isPositive();
         }
+    }
+
+    /**
+     * A merge recorded and not confirmed gives up its locks, and its source takes a profile before the merge's batch
+     * lands late (main's fault suite, 2026-12-05): the recovery then finds the batch landed, and must still move the
+     * profile the source took meanwhile under the target, the root of its home's tree.
+     */
+    @Test
+    void aMergeResumedAfterItsBatchLandedLateMovesWhatItsSourceTookMeanwhile() {
+        var users = new UsersOnMaps(settings());
+        var target = users.create(null);
+        var source = users.create(null);
+        var meanwhile = new AtomicReference<UsersModel.Answer>();
+
+        users.mergeLandingLate(target.uid(), List.of(source.uid()), () -> meanwhile.set(users.create(source.uid())));
+
+        assertThat(meanwhile.get().status()).as("the source's row did not show the merge yet").isEqualTo(201);
+        assertThat(users.userRow(source.uid()).masterUid()).isEqualTo(target.uid());
+        assertThat(users.profileRow(meanwhile.get().pid()).uid()).as("under the root of its home's tree")
+                .isEqualTo(target.uid());
+        assertThat(users.user(target.uid()).versions().keySet())
+                .containsExactlyInAnyOrder(target.pid(), source.pid(), meanwhile.get().pid());
+        assertThat(users.user(source.uid()).uid()).isEqualTo(target.uid());
     }
 
     /** The two orders of the report that opened this: both end where they started. */

@@ -288,6 +288,25 @@ final class UsersOnMaps implements UsersUnderTest {
         }
     }
 
+    /**
+     * A merge whose batch lands late: recorded, its write unconfirmed and its locks given up, so {@code meanwhile} is
+     * done on users whose rows do not show the merge yet; then the batch lands (a coordinator replaying it from its
+     * batchlog), and then the recovery resumes the merge.
+     */
+    UsersModel.Answer mergeLandingLate(UUID target, List<UUID> sources, Runnable meanwhile) {
+        UUID id = UUID.randomUUID();
+        return answer(() -> {
+            var merge = new Operation(id, Kind.MERGE, target, List.copyOf(sources), null);
+            var plan = planner.prepareMerge(reads, merge, false).plan(next(), ++clock);
+            moves.put(id, plan.moves());
+            operations.add(merge);
+            meanwhile.run();
+            apply(plan);
+            resume(merge, () -> planner.prepareMerge(reads, merge, true));
+            return new UsersModel.Answer(503, "operation-pending", null, target, id, Map.of(), Map.of(), Map.of());
+        });
+    }
+
     /** An unmerge looked up, then {@code meanwhile} done, then the unmerge run: as two requests may interleave. */
     UsersModel.Answer unmergeWith(UUID target, UUID source, Runnable meanwhile) {
         return answer(() -> {
@@ -330,6 +349,11 @@ final class UsersOnMaps implements UsersUnderTest {
             plan.unlinks().forEach(link -> links.getOrDefault(link.uid(), new HashSet<>()).remove(link.pid()));
             plan.links().forEach(link -> links.computeIfAbsent(link.uid(), u -> new LinkedHashSet<>()).add(link.pid()));
         }
+        resume(operation, resume);
+    }
+
+    /** The recovery: plans the operation again from what the maps hold, writes that, and journals what it moved. */
+    private <A> void resume(Operation operation, Supplier<PreparedOperation<A>> resume) {
         var resumed = resume.get();
         if (resumed.finished() == null) {
             var again = apply(resumed.plan(next(), ++clock));
