@@ -149,9 +149,9 @@ final class PostgresBaseline {
     }
 
     /** These profiles, with their versions now, for updates that send the version they read. */
-    Bench.Updatable updatable(List<UUID> pids) throws SQLException {
+    Updatable updatable(List<UUID> pids) throws SQLException {
         var versions = versions(pids);
-        return new Bench.Updatable(versions.keySet().toArray(UUID[]::new), new ConcurrentHashMap<>(versions));
+        return new Updatable(versions.keySet().toArray(UUID[]::new), new ConcurrentHashMap<>(versions));
     }
 
     private Map<UUID, Long> versions(List<UUID> pids) throws SQLException {

@@ -42,7 +42,7 @@ final class Report {
             new Target("GET /v1/search surname prefix", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
             new Target("GET /v1/search exact phone", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
             new Target("GET /v1/search q, a name as typed", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
-            new Target("index lag: acknowledged write to search hit", 99, 1200, 0, "p99 ≤ 1.2 s"),
+            new Target(IndexLag.SCENARIO, 99, 1200, 0, "p99 ≤ 1.2 s"),
             new Target("bulk import", 0, 0, 3000, "≥ 3,000 profiles/s"),
             new Target("import command", 0, 0, 10_000, "≥ 10,000 profiles/s"),
             new Target("GET /v1/profiles/{pid}/matches", 99, 30, 0, "p99 ≤ 30 ms at 50/s"));
@@ -81,7 +81,7 @@ final class Report {
     private Report() {
     }
 
-    static Path write(Bench.Options options, StackShape shape, List<Load.Result> results, List<String> notes,
+    static Path write(BenchOptions options, StackShape shape, List<Load.Result> results, List<String> notes,
             List<String> sections, CpuMeter cpu) throws IOException {
         Path dir = options.out();
         Files.createDirectories(dir);
@@ -215,7 +215,7 @@ final class Report {
     /** The results table as data, for the size series ({@link SizeSeries}) to put runs of several sizes together. */
     static final String RESULTS_JSON = "results.json";
 
-    static String json(Bench.Options options, List<Load.Result> results) throws IOException {
+    static String json(BenchOptions options, List<Load.Result> results) throws IOException {
         var root = Bench.JSON.createObjectNode();
         root.put("profiles", options.profiles());
         root.put("command", "./bench/run " + options.command());

@@ -76,7 +76,7 @@ record StackShape(int cassandraNodes, List<String> contactPoints, Map<String, St
     }
 
     /** Refuses a stack of another shape than the options ask for, saying why it may be so and what to do. */
-    void check(Bench.Options options) {
+    void check(BenchOptions options) {
         String stop = "Stop the stack first (" + stopCommand(StackSettings.fromEnvironment()) + ", with the same ports)";
         if (postgresDurable() == options.postgresFast()) {
             throw new IllegalStateException(String.format("the run asks for PostgreSQL %s, but the stack's runs with %s:"

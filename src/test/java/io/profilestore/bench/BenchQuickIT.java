@@ -57,7 +57,7 @@ class BenchQuickIT {
     @Test
     void theQuickBenchmarkRunsEveryScenarioAndWritesItsReport() throws Exception {
         // the tests' stack: PostgreSQL as the environment starts it (./bench/run makes it durable)
-        var options = Bench.Options.parse(StackSettings.fromEnvironment().postgresDurable()
+        var options = BenchOptions.parse(StackSettings.fromEnvironment().postgresDurable()
                 ? new String[] {"--quick", "--out", "target/bench-quick"}
                 : new String[] {"--quick", "--out", "target/bench-quick", "--postgres-fast"});
 

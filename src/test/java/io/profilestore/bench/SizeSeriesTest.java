@@ -26,7 +26,7 @@ class SizeSeriesTest {
         var get = new Load.Result("GET /v1/profiles/{pid}", 500, 500, latencies, latencies.copy(), errors, 0,
                 new TreeMap<>(), null, null);
         var imported = new Load.Result("import command, given ids", 0, 12_000, Load.histogram(), 0, null);
-        var options = Bench.Options.parse(new String[] {"--profiles", String.valueOf(profiles)});
+        var options = BenchOptions.parse(new String[] {"--profiles", String.valueOf(profiles)});
         Path run = dir.resolve(profiles + "-profiles");
         Files.createDirectories(run);
         Files.writeString(run.resolve(Report.RESULTS_JSON), Report.json(options, List.of(imported, get)));

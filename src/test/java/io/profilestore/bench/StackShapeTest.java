@@ -31,8 +31,8 @@ class StackShapeTest {
         return IntStream.rangeClosed(1, nodes).mapToObj(i -> "127.0.0." + i + ":64042").toList();
     }
 
-    private static Bench.Options options(String... args) {
-        return Bench.Options.parse(args);
+    private static BenchOptions options(String... args) {
+        return BenchOptions.parse(args);
     }
 
     @Test
