@@ -106,7 +106,7 @@ class ChartConnectionBudgetIT {
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
     void theChartsLimitIsNotAboveTheServersMaxConnections(Values values) {
         String env = values.name().toLowerCase();
-        var instances = Charts.parse(Tools.kustomize(FluxIT.FLUX.resolve("infrastructure/instances/" + env)));
+        var instances = Charts.parse(Tools.kustomize(Flux.FOLDER.resolve("infrastructure/instances/" + env)));
         var server = maxConnections(Charts.named(instances, "Cluster", "profiles-pg"));
         int chart = Charts.values(values).path("postgres").path("maxConnections").asInt();
         if (values == Values.PRODUCTION) {
