@@ -27,6 +27,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -163,19 +164,18 @@ class UserRacesIT {
 
     /** Kills an instance holding a merge at the step; the merge was recorded, and maybe written. */
     static void killDuringMerge(UUID target, UUID source, String step) throws Exception {
-        try (var doomed = ServiceProcess.start(null, Map.of("PROFILE_STORE_TEST_HOLD_AT", step,
-                "PROFILE_STORE_LOCK_LEASE", "3s"))) {
-            CompletableFuture.runAsync(() -> doomed.api().merge(target, source));
-            doomed.awaitLine("HELD " + step, Duration.ofSeconds(30));
-            doomed.kill();
-        }
+        killDuring(step, api -> api.merge(target, source));
     }
 
     /** Kills an instance holding an unmerge at the step; the unmerge was recorded, and maybe written. */
     static void killDuringUnmerge(UUID target, UUID source, String step) throws Exception {
+        killDuring(step, api -> api.unmerge(target, source));
+    }
+
+    private static void killDuring(String step, Consumer<Api> operation) throws Exception {
         try (var doomed = ServiceProcess.start(null, Map.of("PROFILE_STORE_TEST_HOLD_AT", step,
                 "PROFILE_STORE_LOCK_LEASE", "3s"))) {
-            CompletableFuture.runAsync(() -> doomed.api().unmerge(target, source));
+            CompletableFuture.runAsync(() -> operation.accept(doomed.api()));
             doomed.awaitLine("HELD " + step, Duration.ofSeconds(30));
             doomed.kill();
         }
