@@ -191,11 +191,30 @@ public class ProfileDao implements ProfileTables {
      */
     @Override
     public void apply(List<RowWrite> writes, long timestampMicros) {
-        var statements = writes.stream().map(this::statementOf).toList();
+        var statements = withOwnLinks(writes).stream().map(this::statementOf).toList();
         Statement<?> write = statements.size() == 1
                 ? statements.get(0)
                 : BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(BoundStatement[]::new));
         writer.execute(write.setQueryTimestamp(timestampMicros).setIdempotent(true));
+    }
+
+    /**
+     * The writes, and for every profile row among them its user's link to it ({@code uid_pid}), unless they hold it
+     * already: see {@link RowWrite.PutProfile}.
+     */
+    static List<RowWrite> withOwnLinks(List<RowWrite> writes) {
+        var all = new ArrayList<>(writes);
+        var linked = new HashSet<RowWrite>();
+        writes.stream().filter(RowWrite.LinkProfile.class::isInstance).forEach(linked::add);
+        for (var write : writes) {
+            if (write instanceof RowWrite.PutProfile put) {
+                var link = new RowWrite.LinkProfile(put.row().uid(), put.row().pid());
+                if (linked.add(link)) {
+                    all.add(link);
+                }
+            }
+        }
+        return all;
     }
 
     /** Every column of a row is bound, so that the newest write wins whole. */

@@ -10,7 +10,12 @@ import java.util.UUID;
  */
 public sealed interface RowWrite {
 
-    /** A profile's whole row, so that the newest write wins whole. */
+    /**
+     * A profile's whole row, so that the newest write wins whole; written with its user's link to it ({@code uid_pid})
+     * at the same fence, by {@link ProfileTables#apply}. So the newest write of the row also has the newest word on
+     * that link: a late write that loses on the row cannot leave its unlink of the profile from that user standing
+     * (a merge finds a user's profiles through the links; issue 38, finding 10).
+     */
     record PutProfile(ProfileRow row) implements RowWrite {
     }
 

@@ -77,6 +77,43 @@ class LateWriteLinksIT {
         assertThat(Stores.pidsOfUser(c)).contains(pid);
     }
 
+    /**
+     * Issue 38, finding 10: a late move's unlink of the profile from its user is newer than the link its create wrote,
+     * while a put between them kept the profile's row under that user. A merge that found the user's profiles through
+     * {@code uid_pid} alone left the profile under the merged user (missing from the target's profiles until the next
+     * check-tables). Every write of a profile's row writes its own link at the same fence, so the listing holds it.
+     */
+    @Test
+    void aMergeAfterALateMoveAndANewerPutTakesTheProfileAlong() throws Exception {
+        var created = api.create("{\"surname\": \"Орлова\"}");
+        var pid = created.pid();
+        var source = UUID.fromString(created.json().path("uid").asText());
+        var elsewhere = newUser();
+        var target = newUser();
+        var late = PROBE.pauseNext(pid, Step.RECORDED);
+
+        var move = CompletableFuture.supplyAsync(() -> api.move(pid, etag(1), elsewhere));
+        late.awaitReached(Duration.ofSeconds(10));
+        await("the paused move's lease to run out").atMost(LEASE.multipliedBy(4)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Stores.leaseRanOut("profile:" + pid));
+        assertThat(api.put(pid, etag(1), "{\"data\": {\"surname\": \"Орлова\", \"firstName\": \"Анна\"}}").status())
+                .as("the newer put, which keeps the profile under its user").isEqualTo(200);
+        late.resume();
+        assertThat(move.get(30, TimeUnit.SECONDS).status()).as("the late move: outcome unknown").isEqualTo(503);
+        assertThat(api.get(pid).json().path("uid").asText()).as("the put's row won").isEqualTo(source.toString());
+
+        var merged = api.merge(target, source);
+
+        assertThat(merged.status()).as(merged.body()).isEqualTo(200);
+        assertThat(merged.json().path("versions").has(pid.toString())).as("the merge moved it: " + merged.body()).isTrue();
+        assertThat(api.get(pid).json().path("uid").asText()).as("the profile went with its user")
+                .isEqualTo(target.toString());
+        assertThat(pidsListed(target)).contains(pid.toString());
+        assertThat(checkTables()).as("nothing left for the check to repair")
+                .contains("profiles away from their root (not under the root of their own user's tree): 0,")
+                .contains("links missing (a profile's user does not list it): 0,");
+    }
+
     @Test
     void theTableCheckPutsBackAMissingLinkAndFindsNothingWhenAllAgree() {
         var pid = api.create("{\"surname\": \"Орлова\"}").pid();
