@@ -13,6 +13,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.admin.AdminTasks;
 import io.profilestore.audit.AuditFilter;
+import io.profilestore.audit.RequestIds;
 import io.profilestore.audit.AuditGroupWriter;
 import io.profilestore.audit.AuditOutcomeWriter;
 import io.profilestore.audit.HeadRefusal;
@@ -191,6 +192,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.lifecycle().manage(outcomes);
             environment.healthChecks().register("audit",
                     new TerseHealthCheck(new AuditWritersHealthCheck(List.of(lookUps, machineSearches, outcomes))));
+            // every request has an id, which its answer, its audit record and the rows its changes write carry
+            environment.jersey().register(new RequestIds());
             environment.jersey().register(new AuditFilter(lookUps, machineSearches, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));

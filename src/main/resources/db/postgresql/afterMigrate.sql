@@ -10,7 +10,7 @@ BEGIN
         EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA %I TO %I', current_schema(), '${serviceRole}');
         EXECUTE format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_record, audit_outcome FROM %I', '${serviceRole}');
         -- appended with the database's own id and time only: no backdated record, no chosen id
-        EXECUTE format('GRANT INSERT (actor, actor_kind, roles, action, request, pids, status) ON audit_record TO %I', '${serviceRole}');
+        EXECUTE format('GRANT INSERT (actor, actor_kind, roles, action, request, pids, status, request_id) ON audit_record TO %I', '${serviceRole}');
         EXECUTE format('GRANT INSERT (record_id, status) ON audit_outcome TO %I', '${serviceRole}');
         -- no objects of its own in the schema
         EXECUTE format('REVOKE CREATE ON SCHEMA %I FROM %I', current_schema(), '${serviceRole}');

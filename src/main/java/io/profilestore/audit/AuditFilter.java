@@ -56,7 +56,8 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         var caller = principal instanceof Caller c ? c : Caller.ANONYMOUS;
         var uri = request.getUriInfo().getRequestUri();
         String asked = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        AuditContext.set(new AuditContext.Request(caller, request.getMethod() + " " + template(request), asked));
+        AuditContext.set(new AuditContext.Request(caller, request.getMethod() + " " + template(request), asked,
+                RequestIds.of(request)));
     }
 
     @Override
@@ -84,7 +85,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         var entry = new AuditEntry(null, null, caller.name(), caller.kind().name(),
                 caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(),
-                pids, response.getStatus());
+                pids, response.getStatus(), current.requestId());
         try {
             if (machine) {
                 machineSearches.record(entry);

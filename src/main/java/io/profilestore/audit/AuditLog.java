@@ -23,8 +23,8 @@ import javax.sql.DataSource;
 public class AuditLog implements ChangeOutcomes {
 
     private static final String INSERT = """
-            INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
-            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+            INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status, request_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
 
     /**
@@ -35,8 +35,8 @@ public class AuditLog implements ChangeOutcomes {
      * would rewrite it into tuples again.
      */
     private static final String INSERT_ROW = """
-            INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status, request_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     /** Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). */
@@ -134,6 +134,7 @@ public class AuditLog implements ChangeOutcomes {
         statement.setString(5, entry.request());
         statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
         statement.setObject(7, entry.status(), Types.INTEGER);
+        statement.setObject(8, entry.requestId());
     }
 
     /**
@@ -142,7 +143,7 @@ public class AuditLog implements ChangeOutcomes {
      */
     public List<AuditEntry> query(String actor, UUID pid, Instant from, Instant to, Long beforeId, int limit) {
         String sql = """
-                SELECT id, r.at, actor, actor_kind, roles, action, request, pids, coalesce(r.status, o.status)
+                SELECT id, r.at, actor, actor_kind, roles, action, request, pids, coalesce(r.status, o.status), request_id
                   FROM audit_record r LEFT JOIN audit_outcome o ON o.record_id = r.id
                  WHERE (?::text IS NULL OR actor = ?::text)
                    AND (?::uuid IS NULL OR pids @> ARRAY[?::uuid])
@@ -168,7 +169,8 @@ public class AuditLog implements ChangeOutcomes {
                 while (rows.next()) {
                     found.add(new AuditEntry(rows.getLong(1), rows.getTimestamp(2).toInstant(), rows.getString(3),
                             rows.getString(4), List.of((String[]) rows.getArray(5).getArray()), rows.getString(6),
-                            rows.getString(7), List.of((UUID[]) rows.getArray(8).getArray()), rows.getObject(9, Integer.class)));
+                            rows.getString(7), List.of((UUID[]) rows.getArray(8).getArray()), rows.getObject(9, Integer.class),
+                            rows.getObject(10, UUID.class)));
                 }
             }
             return found;

@@ -16,6 +16,7 @@ import io.profilestore.db.RowWrite;
 import io.profilestore.db.UnsettledChanges;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +61,7 @@ public class ChangeRunner {
 
     /** Runs a change holding the entities' locks, and releases them whatever happens. */
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
-        var change = new Change(locks.acquire(entities));
+        var change = new Change(locks.acquire(entities), AuditContext.writer());
         T result = null;
         Release released;
         boolean done = false;
@@ -135,6 +136,8 @@ public class ChangeRunner {
 
     /** One change under its locks: records it, then writes it, and remembers whether the locks lasted. */
     public final class Change {
+        /** The id its rows carry ({@code written_by}): the request's, or the system work's. */
+        private final UUID writer;
         private Lease lease;
         private List<OutboxRecord> records = List.of();
         private Long auditRecord;
@@ -145,12 +148,18 @@ public class ChangeRunner {
         /** ... and Cassandra has not confirmed it (yet). */
         private boolean unconfirmedBatch;
 
-        private Change(Lease lease) {
+        private Change(Lease lease, UUID writer) {
             this.lease = lease;
+            this.writer = writer;
         }
 
         public Lease lease() {
             return lease;
+        }
+
+        /** The id of the change: what its rows, its audit record and a merge's journal say wrote them. */
+        public UUID writer() {
+            return writer;
         }
 
         /**
@@ -178,7 +187,7 @@ public class ChangeRunner {
                 return;
             }
             locks.recordChange(lease, List.of(), journal);
-            tables.apply(writes, lease.fence());
+            tables.apply(writes, lease.fence(), writer);
             fenceAbove(lease.fence());
         }
 
@@ -197,8 +206,8 @@ public class ChangeRunner {
         public void commit(List<OutboxRecord> records, List<RowWrite> writes, Journal journal) {
             long renewed = System.nanoTime();
             // who made the change goes into the audit trail in the same transaction as its record
-            var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList()),
-                    id -> auditRecord = id);
+            var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList(),
+                    writer), id -> auditRecord = id);
             recordBatch(records, connection -> {
                 journal.write(connection);
                 audit.write(connection);
@@ -241,7 +250,7 @@ public class ChangeRunner {
 
         private void applyBatch(List<RowWrite> writes) {
             try {
-                tables.apply(writes, lease.fence());
+                tables.apply(writes, lease.fence(), writer);
             } catch (CassandraUnavailableException e) {
                 if (!e.maybeApplied()) {
                     unconfirmedBatch = false;

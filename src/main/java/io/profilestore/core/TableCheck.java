@@ -1,5 +1,6 @@
 package io.profilestore.core;
 
+import io.profilestore.audit.AuditContext;
 import io.profilestore.core.TableCheckReport.Kind;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.JournalHistory;
@@ -56,8 +57,15 @@ public class TableCheck {
         return run(repair, false, out);
     }
 
-    /** The same, and with {@code list}, each disagreement by its ids. */
+    /**
+     * The same, and with {@code list}, each disagreement by its ids. Its repairs are the system's own changes: their
+     * rows and audit records carry an id of the run's ({@code written_by}).
+     */
     public TableCheckReport run(boolean repair, boolean list, PrintWriter out) {
+        return AuditContext.asSystem(JOB, UUID.randomUUID(), () -> check(repair, list, out));
+    }
+
+    private TableCheckReport check(boolean repair, boolean list, PrintWriter out) {
         var tally = new TableCheckTally(repair);
         var unsound = trees.run(tally);
         for (int slice = 0; slice < SLICES; slice++) {

@@ -1,11 +1,13 @@
 package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
+import io.profilestore.audit.AuditContext;
 import io.profilestore.DaemonScheduler;
 import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.UserOperations;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -58,7 +60,12 @@ public class UserOperationRecovery implements Managed {
         }
         for (var operation : pending) {
             try {
-                users.resume(operation);
+                // the recovery completes the operation as the request that recorded it: its rows say so
+                AuditContext.asSystem("recovery", operation.requestId() != null ? operation.requestId() : operation.opId(),
+                        () -> {
+                            users.resume(operation);
+                            return null;
+                        });
                 LOG.info("completed the interrupted {} {}", operation.kind(), operation.opId());
             } catch (EntitiesLockedException e) {
                 // someone works on these users now: the next round tries again
@@ -73,7 +80,7 @@ public class UserOperationRecovery implements Managed {
 
     private void abandon(UserOperations.Operation operation, String why) {
         try {
-            if (users.abandon(operation)) {
+            if (AuditContext.asSystem("abandon", UUID.randomUUID(), () -> users.abandon(operation))) {
                 LOG.warn("abandoned the interrupted {} {}: {}", operation.kind(), operation.opId(), why);
             }
         } catch (EntitiesLockedException e) {

@@ -275,8 +275,8 @@ public class UserService {
             return plan.answer();
         }
         Journal record = resume ? journal.resumedMoves(operation.opId(), plan.moves(), plan.notMoved())
-                : operation.kind() == Kind.MERGE ? journal.recordMerge(operation, plan.moves())
-                : journal.recordUnmerge(operation, plan.moves());
+                : operation.kind() == Kind.MERGE ? journal.recordMerge(operation, plan.moves(), change.writer())
+                : journal.recordUnmerge(operation, plan.moves(), change.writer());
         commitJournaled(change, operation, records, writes, record, resume);
         finish(operation);
         return plan.answer();

@@ -32,7 +32,7 @@ import java.util.stream.StreamSupport;
 public class ProfileDao implements ProfileTables {
 
     private static final String PROFILE_COLUMNS =
-            "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written";
+            "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written, written_by";
 
     private final CqlSession session;
     private final IdempotentWriter writer;
@@ -56,18 +56,22 @@ public class ProfileDao implements ProfileTables {
         this.selectProfile = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace + ".profile WHERE pid = ?");
         this.scanProfiles = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace
                 + ".profile WHERE token(pid) > ? AND token(pid) <= ?");
-        String userColumns = "uid, master_uid, merged_into, version, created_at, updated_at, WRITETIME(version) AS written";
+        String userColumns = "uid, master_uid, merged_into, version, created_at, updated_at, WRITETIME(version) AS written,"
+                + " written_by";
         this.selectUser = session.prepare("SELECT " + userColumns + " FROM " + keyspace + ".persons WHERE uid = ?");
         this.scanUsers = session.prepare("SELECT " + userColumns + " FROM " + keyspace
                 + ".persons WHERE token(uid) > ? AND token(uid) <= ?");
         this.selectUserProfiles = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ?");
         this.upsertUser = session.prepare("INSERT INTO " + keyspace
-                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
+                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at, written_by)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)");
         this.insertProfile = session.prepare("INSERT INTO " + keyspace
-                + ".profile (pid, uid, home_uid, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                + ".profile (pid, uid, home_uid, version, data, created_at, updated_at, written_by)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         this.insertUser = session.prepare("INSERT INTO " + keyspace
-                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at) VALUES (?, null, null, ?, ?, ?)");
-        this.insertUserProfile = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid) VALUES (?, ?)");
+                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at, written_by)"
+                + " VALUES (?, null, null, ?, ?, ?, ?)");
+        this.insertUserProfile = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid, written_by) VALUES (?, ?, ?)");
         this.deleteProfile = session.prepare("DELETE FROM " + keyspace + ".profile WHERE pid = ?");
         this.deleteUserProfile = session.prepare("DELETE FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
         this.scanLinks = session.prepare("SELECT uid, pid FROM " + keyspace
@@ -187,11 +191,12 @@ public class ProfileDao implements ProfileTables {
 
     /**
      * Applies the writes as one write at the given timestamp: one statement alone, several as a logged batch (all or
-     * nothing, also across partitions), in the order given. Returns once Cassandra confirmed it.
+     * nothing, also across partitions), in the order given. Returns once Cassandra confirmed it. Rows the change makes
+     * and the links it writes carry {@code writtenBy}; a row written again as it stands keeps its own.
      */
     @Override
-    public void apply(List<RowWrite> writes, long timestampMicros) {
-        var statements = withOwnLinks(writes).stream().map(this::statementOf).toList();
+    public void apply(List<RowWrite> writes, long timestampMicros, UUID writtenBy) {
+        var statements = withOwnLinks(writes).stream().map(write -> statementOf(write, writtenBy)).toList();
         Statement<?> write = statements.size() == 1
                 ? statements.get(0)
                 : BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(BoundStatement[]::new));
@@ -218,11 +223,11 @@ public class ProfileDao implements ProfileTables {
     }
 
     /** Every column of a row is bound, so that the newest write wins whole. */
-    private BoundStatement statementOf(RowWrite write) {
+    private BoundStatement statementOf(RowWrite write, UUID writer) {
         if (write instanceof RowWrite.PutProfile put) {
             var row = put.row();
             return insertProfile.bind(row.pid(), row.uid(), row.recordedHome(), row.version(), row.data(),
-                    row.createdAt(), row.updatedAt());
+                    row.createdAt(), row.updatedAt(), writerOf(row.writtenBy(), writer));
         }
         if (write instanceof RowWrite.EraseProfile erase) {
             return deleteProfile.bind(erase.pid());
@@ -230,13 +235,13 @@ public class ProfileDao implements ProfileTables {
         if (write instanceof RowWrite.PutUser put) {
             var user = put.user();
             return upsertUser.bind(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
-                    user.updatedAt());
+                    user.updatedAt(), writerOf(user.writtenBy(), writer));
         }
         if (write instanceof RowWrite.PutNewUser put) {
-            return insertUser.bind(put.uid(), 1L, put.at(), put.at());
+            return insertUser.bind(put.uid(), 1L, put.at(), put.at(), writer);
         }
         if (write instanceof RowWrite.LinkProfile link) {
-            return insertUserProfile.bind(link.uid(), link.pid());
+            return insertUserProfile.bind(link.uid(), link.pid(), writer);
         }
         if (write instanceof RowWrite.UnlinkProfile unlink) {
             return deleteUserProfile.bind(unlink.uid(), unlink.pid());
@@ -245,14 +250,28 @@ public class ProfileDao implements ProfileTables {
         throw new IllegalArgumentException("no statement for " + write.getClass());
     }
 
+    /**
+     * The writer a row is written with: the change's for a row it makes (none of its own yet), its own for a row written
+     * again as it stands ({@link ProfileRow#NO_WRITER}, none, for a row from before {@code written_by} was kept).
+     */
+    private static UUID writerOf(UUID own, UUID change) {
+        return own == null ? change : ProfileRow.NO_WRITER.equals(own) ? null : own;
+    }
+
+    private static UUID writtenBy(Row row) {
+        UUID writer = row.getUuid("written_by");
+        return writer == null ? ProfileRow.NO_WRITER : writer;
+    }
+
     private static UserRow user(Row row) {
         return new UserRow(row.getUuid("uid"), row.getUuid("master_uid"), row.getUuid("merged_into"), row.getLong("version"),
-                row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"));
+                row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"), writtenBy(row));
     }
 
     private static ProfileRow profile(Row row) {
         return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getUuid("home_uid"), row.getLong("version"),
-                row.getString("data"), row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"));
+                row.getString("data"), row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"),
+                writtenBy(row));
     }
 
     private static AsyncResultSet await(CompletableFuture<AsyncResultSet> read) {

@@ -24,9 +24,11 @@ public interface ProfileTables {
 
     /**
      * Applies the writes of one change as one write at the given timestamp (microseconds, the change's fence), all
-     * or nothing, in the order given; returns once it is confirmed.
+     * or nothing, in the order given; returns once it is confirmed. Every profile row goes with its user's link to it
+     * ({@link RowWrite.PutProfile}). The rows the change makes (no writer of their own yet) and its links say
+     * {@code writer} wrote them ({@code written_by}); a row written again as it stands keeps its writer.
      *
      * @throws CassandraUnavailableException when it was not confirmed (it says whether it may have been applied)
      */
-    void apply(List<RowWrite> writes, long timestampMicros);
+    void apply(List<RowWrite> writes, long timestampMicros, UUID writer);
 }

@@ -22,8 +22,17 @@ public class UserOperations {
 
     public enum Kind { MERGE, UNMERGE }
 
-    /** An operation: for an unmerge, {@code mergeId} is the merge it undoes. */
-    public record Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId) {
+    /**
+     * An operation: for an unmerge, {@code mergeId} is the merge it undoes; {@code requestId} the id of the request
+     * that recorded it, which the rows it writes carry (null until it is recorded, and in records from before it was
+     * kept).
+     */
+    public record Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId, UUID requestId) {
+
+        /** An operation not recorded yet. */
+        public Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId) {
+            this(opId, kind, target, sources, mergeId, null);
+        }
     }
 
     /**
@@ -39,18 +48,21 @@ public class UserOperations {
         this.dataSource = dataSource;
     }
 
-    /** The journal of a merge, for {@link io.profilestore.core.ChangeRunner.Change#commit}. */
-    public Journal recordMerge(Operation merge, List<Move> moves) {
+    /**
+     * The journal of a merge, for {@link io.profilestore.core.ChangeRunner.Change#commit}; {@code requestId}: the
+     * change's writer.
+     */
+    public Journal recordMerge(Operation merge, List<Move> moves, UUID requestId) {
         return connection -> {
-            insert(connection, merge);
+            insert(connection, merge, requestId);
             moreMoves(merge.opId(), moves).write(connection);
         };
     }
 
     /** The journal of an unmerge: its sources count as undone from then on (unless it is abandoned). */
-    public Journal recordUnmerge(Operation unmerge, List<Move> moves) {
+    public Journal recordUnmerge(Operation unmerge, List<Move> moves, UUID requestId) {
         return connection -> {
-            insert(connection, unmerge);
+            insert(connection, unmerge, requestId);
             moreMoves(unmerge.opId(), moves).write(connection);
             try (var statement = connection.prepareStatement(
                     "INSERT INTO merge_undo (merge_id, source_uid, unmerge_id) VALUES (?, ?, ?)")) {
@@ -104,16 +116,17 @@ public class UserOperations {
         };
     }
 
-    private static void insert(Connection connection, Operation operation) throws SQLException {
+    private static void insert(Connection connection, Operation operation, UUID requestId) throws SQLException {
         try (var statement = connection.prepareStatement("""
-                INSERT INTO user_operation (op_id, kind, target_uid, source_uids, merge_id, state)
-                VALUES (?, ?, ?, ?, ?, 'pending')
+                INSERT INTO user_operation (op_id, kind, target_uid, source_uids, merge_id, state, request_id)
+                VALUES (?, ?, ?, ?, ?, 'pending', ?)
                 """)) {
             statement.setObject(1, operation.opId());
             statement.setString(2, operation.kind().name().toLowerCase());
             statement.setObject(3, operation.target());
             statement.setArray(4, connection.createArrayOf("uuid", operation.sources().toArray()));
             statement.setObject(5, operation.mergeId());
+            statement.setObject(6, requestId);
             statement.executeUpdate();
         }
     }
@@ -192,7 +205,7 @@ public class UserOperations {
     public List<Operation> pending(Duration olderThan) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""
-                        SELECT op_id, kind, target_uid, source_uids, merge_id FROM user_operation
+                        SELECT op_id, kind, target_uid, source_uids, merge_id, request_id FROM user_operation
                          WHERE state = 'pending' AND recorded_at < now() - make_interval(secs => ?)
                          ORDER BY recorded_at
                         """)) {
@@ -209,7 +222,7 @@ public class UserOperations {
      */
     public Optional<Operation> mergeToUndo(UUID target, UUID source, UUID mergeId) {
         String sql = """
-                SELECT o.op_id, o.kind, o.target_uid, o.source_uids, o.merge_id FROM user_operation o
+                SELECT o.op_id, o.kind, o.target_uid, o.source_uids, o.merge_id, o.request_id FROM user_operation o
                  WHERE o.kind = 'merge' AND o.state = 'applied' AND o.target_uid = ?
                    AND (?::uuid IS NULL OR o.op_id = ?::uuid)
                    AND (?::uuid IS NULL OR ?::uuid = ANY(o.source_uids))
@@ -321,6 +334,6 @@ public class UserOperations {
     private static Operation operation(ResultSet rows) throws SQLException {
         var sources = List.of((UUID[]) rows.getArray(4).getArray());
         return new Operation(rows.getObject(1, UUID.class), Kind.valueOf(rows.getString(2).toUpperCase()),
-                rows.getObject(3, UUID.class), sources, rows.getObject(5, UUID.class));
+                rows.getObject(3, UUID.class), sources, rows.getObject(5, UUID.class), rows.getObject(6, UUID.class));
     }
 }

@@ -54,14 +54,14 @@ final class InMemoryProfileTables implements ProfileTables {
     }
 
     @Override
-    public void apply(List<RowWrite> rows, long timestampMicros) {
+    public void apply(List<RowWrite> rows, long timestampMicros, UUID writer) {
         if (nextWriteFails != null) {
             var failure = nextWriteFails;
             nextWriteFails = null;
             throw failure;
         }
         writes.add(new Write(List.copyOf(rows), timestampMicros));
-        rows.forEach(row -> write(row, timestampMicros));
+        rows.forEach(row -> write(row, timestampMicros, writer));
     }
 
     /** The writes handed over so far, oldest first. */
@@ -84,13 +84,14 @@ final class InMemoryProfileTables implements ProfileTables {
         users.put(user.uid(), user);
     }
 
-    private void write(RowWrite row, long at) {
+    private void write(RowWrite row, long at, UUID writer) {
         if (row instanceof RowWrite.PutProfile put) {
             var current = profiles.get(put.row().pid());
             if (current == null || current.written() <= at) {
                 var written = put.row();
                 profiles.put(written.pid(), new ProfileRow(written.pid(), written.uid(), written.recordedHome(),
-                        written.version(), written.data(), written.createdAt(), written.updatedAt(), at));
+                        written.version(), written.data(), written.createdAt(), written.updatedAt(), at,
+                        written.writtenBy() != null ? written.writtenBy() : writer));
             }
         } else if (row instanceof RowWrite.EraseProfile erase) {
             var current = profiles.get(erase.pid());
@@ -100,9 +101,9 @@ final class InMemoryProfileTables implements ProfileTables {
         } else if (row instanceof RowWrite.PutUser put) {
             var user = put.user();
             users.put(user.uid(), new UserRow(user.uid(), user.masterUid(), user.mergedInto(), user.version(),
-                    user.createdAt(), user.updatedAt(), at));
+                    user.createdAt(), user.updatedAt(), at, user.writtenBy() != null ? user.writtenBy() : writer));
         } else if (row instanceof RowWrite.PutNewUser put) {
-            users.put(put.uid(), new UserRow(put.uid(), null, null, 1, put.at(), put.at(), at));
+            users.put(put.uid(), new UserRow(put.uid(), null, null, 1, put.at(), put.at(), at, writer));
         } else if (row instanceof RowWrite.LinkProfile link) {
             links.computeIfAbsent(link.uid(), uid -> new LinkedHashSet<>()).add(link.pid());
         } else if (row instanceof RowWrite.UnlinkProfile unlink) {
