@@ -25,11 +25,13 @@ import java.util.UUID;
  * @param expected  for each profile a batch update changes, the version it said it replaces
  * @param opId      a merge's or unmerge's operation id, when an answer gave it (a merge's id; operation-pending's)
  * @param seen      for a read, the write id of the data it was answered
+ * @param requestId the request's {@code Request-Id}, which the rows its change writes carry ({@code written_by})
+ * @param skipped   the profiles an unmerge answer reports it left where they were (moved by hand or erased since)
  */
 record Event(long id, int client, String op, String instance, long start, long end, List<UUID> pids, UUID uid,
         UUID source, Long ifMatch, int status, String problem, String outcome, Map<UUID, String> writes,
         Map<UUID, Long> versions, List<UUID> moved, String write, Map<UUID, Long> expected, UUID opId,
-        Map<UUID, String> seen) {
+        Map<UUID, String> seen, UUID requestId, List<UUID> skipped) {
 
     static final String OK = "ok";
     static final String FAILED = "failed";

@@ -70,11 +70,12 @@ final class FaultReport {
         md.append("- answers \"outcome unknown\" (no answer, or one that said so): ").append(unknowns.total())
                 .append(" (").append(unknowns.byOperation().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                         .collect(Collectors.joining(", ")))
-                .append("): applied ").append(unknowns.applied()).append(", not applied ").append(unknowns.notApplied())
-                .append(", one of a group of which exactly one was applied (not told which) ").append(unknowns.oneOfAGroup())
-                .append(", unresolved ").append(unknowns.unresolved().size()).append('\n');
-        md.append("- repairs by the first check-tables pass: ").append(result.repairs()).append(", explained by an unknown"
-                + " answer (a late write) ").append(result.repairsExplained()).append('\n');
+                .append("): applied in every choice that explains the history ").append(unknowns.applied())
+                .append(", in none ").append(unknowns.notApplied()).append(", either (both explain it) ")
+                .append(unknowns.either()).append('\n');
+        md.append("- groups of profiles no choice of outcomes explains: ").append(result.unexplained()).append('\n');
+        md.append("- disagreements the first check-tables pass found (in the state judged above): ").append(result.repairs())
+                .append('\n');
         md.append("- invariant violations (users included): ").append(outcome.violations()).append('\n');
         md.append("- the index equalled Cassandra (every profile and document: version, user, first name) ")
                 .append(outcome.convergedAfterSeconds()).append(" s after the faults healed; differing: ")

@@ -3,201 +3,224 @@ package io.profilestore.faults;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
- * Judges a history against the final state: no acknowledged change lost, versions that follow the order of what did
- * not overlap, erased profiles gone, created ones there, no profile nobody made; every "outcome unknown" resolved
- * ({@link UnknownOutcomes}); every profile's user and every user's parent explained ({@link UsersCheck}); what
- * check-tables repaired explained ({@link RepairsCheck}). A profile's version numbers its changes: each accepted
- * change adds exactly one, so they order the changes of a profile as Cassandra applied them.
+ * Judges a history against the state the stores were left in (before check-tables repaired anything). Like Jepsen's
+ * checkers, it does not rank evidence: a request with no answer may or may not have happened, and the history passes
+ * when some choice of outcomes, placed in an order real time allows, explains every acknowledged answer, every read,
+ * every merge's and unmerge's lists, and the final state ({@link OutcomeSearch}, one group of profiles at a time,
+ * then all of them together in real time). The users' rows are the journal's applied operations played in order
+ * ({@link UserForest}); each link must be its profile's own, or left by a change that may have happened.
  */
 final class HistoryChecker {
 
-    /** Unknown answers: how many, how many resolved as applied and as not, and those that could not be resolved. */
-    record Unknowns(long total, long applied, long notApplied, long oneOfAGroup, List<String> unresolved,
-            Map<String, Long> byOperation) {
+    /** Answers "outcome unknown": how many, settled as applied, as not, as either (both explain the history). */
+    record Unknowns(long total, long applied, long notApplied, long either, Map<String, Long> byOperation) {
     }
 
-    /** What the check found. */
-    record Result(long acknowledged, long lost, List<String> violations, Unknowns unknowns, long repairsExplained,
-            long repairs) {
+    /**
+     * What the check found: violations (unexplained groups among them: groups of profiles nothing explains), and
+     * {@code repairs}, how many disagreements the first check-tables pass found in the state the checker judged.
+     */
+    record Result(long acknowledged, long lost, List<String> violations, Unknowns unknowns, long unexplained, long repairs) {
     }
+
+    /** How many other choices of a group are kept, should the first not fit the others in real time. */
+    private static final int ALTERNATIVES = 4;
 
     private HistoryChecker() {
     }
 
-    /**
-     * @param before the state as the run left it
-     * @param after  the state once check-tables repaired what it found ({@code after.repairs()}: its first pass's findings)
-     */
-    static Result check(List<Event> history, FinalState before, FinalState after) {
-        var violations = new ArrayList<String>();
-        var resolved = UnknownOutcomes.resolve(history, before);
-        var byPid = new HashMap<UUID, List<Event>>();
-        for (var event : history) {
-            var pids = new HashSet<UUID>(event.pids());
-            pids.addAll(event.moved());
-            pids.addAll(event.versions().keySet());
-            pids.forEach(pid -> byPid.computeIfAbsent(pid, p -> new ArrayList<>()).add(event));
-        }
-        resolved.createdBy().forEach((pid, create) -> byPid.computeIfAbsent(pid, p -> new ArrayList<>()).add(create));
-        // the versions the journal's applied merges and unmerges gave (the recovery's too, which no answer names)
-        var journaled = new HashMap<UUID, Set<Long>>();
-        before.operations().stream().filter(operation -> "applied".equals(operation.state())).forEach(operation ->
-                operation.versions().forEach((pid, version) -> journaled.computeIfAbsent(pid, p -> new HashSet<>()).add(version)));
-        long lost = 0;
-        for (var entry : byPid.entrySet()) {
-            int was = violations.size();
-            var last = before.profiles().get(entry.getKey());
-            checkProfile(entry.getKey(), entry.getValue(), last, resolved, violations);
-            if (last != null) {
-                checkVersionsMade(entry.getKey(), entry.getValue(), last, resolved,
-                        journaled.getOrDefault(entry.getKey(), Set.of()), violations);
+    /** @param state the state as the run left it, before check-tables ({@code state.repairs()}: what it then found) */
+    static Result check(List<Event> history, FinalState state) {
+        var ops = Ops.of(history, state);
+        var violations = new ArrayList<>(ops.violations);
+        var forest = UserForest.of(ops, state);
+        var chains = chains(ops, state);
+        var lostPids = new HashSet<UUID>();
+        chains.forEach(chain -> lostChange(chain).ifPresent(why -> {
+            lostPids.add(chain.pid);
+            violations.add("lost: profile " + chain.pid + " " + why);
+        }));
+        long unexplained = 0;
+        var choices = new LinkedHashMap<List<ProfileChain>, List<OutcomeSearch.Choice>>();
+        for (var group : groups(chains)) {
+            if (group.stream().anyMatch(chain -> lostPids.contains(chain.pid))) {
+                continue;
             }
-            if (violations.subList(was, violations.size()).stream().anyMatch(v -> v.startsWith("lost"))) {
-                lost++;
+            var search = OutcomeSearch.run(group, forest, Map.of(), 1 + ALTERNATIVES);
+            if (search.found().isEmpty()) {
+                unexplained++;
+                violations.add("unexplained: " + search.reason() + "; the smallest history that shows it: "
+                        + history(history, group));
+            } else {
+                choices.put(group, search.found());
             }
         }
-        before.profiles().keySet().stream().filter(pid -> !byPid.containsKey(pid)).forEach(pid -> violations.add(
-                "profile " + pid + " is in Cassandra, but no answer named it and no create without an answer made it"));
-        UsersCheck.check(history, before, after, resolved, violations);
-        // a server error is a bug, never an answer: the service says what happened with a problem of its own
+        GlobalOrder.check(choices, violations);
+        forest.check(state, ops, violations);
+        forest.checkTargets(ops, violations);
+        checkLinks(state, ops, violations);
         history.stream().filter(e -> e.status() >= 500 && e.status() != 503).forEach(e -> violations.add(
                 e.op() + " #" + e.id() + " was answered " + e.status() + " (" + e.problem() + ")"));
-        var unresolved = resolved.unresolved().stream().map(e -> "unresolved: " + e.op() + " #" + e.id() + " of "
-                + (e.pids().isEmpty() ? "user " + e.uid() : "profile " + e.pids().get(0))
-                + " answered 'outcome unknown', and the final state does not tell whether it happened").toList();
-        violations.addAll(unresolved);
-        resolved.halfApplied().forEach(e -> violations.add("half a batch: " + e.op() + " #" + e.id() + " answered"
-                + " 'outcome unknown', and stands on some of its profiles but not on the others " + e.expected().keySet()));
-        long explained = RepairsCheck.explain(after.repairs(), history, resolved, violations);
-        var byOperation = new TreeMap<String, Long>();
-        history.stream().filter(Event::unknown).forEach(e -> byOperation.merge(e.op(), 1L, Long::sum));
-        long applied = resolved.applied().values().stream().filter(Boolean::booleanValue).count();
-        var unknowns = new Unknowns(byOperation.values().stream().mapToLong(Long::longValue).sum(), applied,
-                resolved.applied().size() - applied, resolved.oneOf().stream().mapToLong(g -> g.events().size()).sum(),
-                unresolved, byOperation);
+        var unknowns = unknowns(history, ops, choices, forest);
         long acknowledged = history.stream().filter(e -> e.isChange() && e.ok()).count();
-        return new Result(acknowledged, lost, violations, unknowns, explained, after.repairs().size());
+        return new Result(acknowledged, lostPids.size(), violations, unknowns, unexplained, state.repairs().size());
     }
 
-    private static void checkProfile(UUID pid, List<Event> events, FinalState.Profile last,
-            UnknownOutcomes.Resolution resolved, List<String> violations) {
-        boolean erasedForSure = events.stream().anyMatch(e -> e.op().equals("erase") && e.ok());
-        boolean mayBeErased = events.stream().anyMatch(e -> e.op().equals("erase") && e.mayHaveHappened());
-        boolean created = events.stream().anyMatch(e -> e.op().equals("create") && resolved.happened(e));
-        if (last == null) {
-            if (!mayBeErased && (created || events.stream().anyMatch(e -> e.ok() && !e.versions().isEmpty()))) {
-                violations.add("lost: profile " + pid + " is gone, and no erase of it may have happened");
-            }
-            return;
-        }
-        if (erasedForSure) {
-            violations.add("profile " + pid + " was erased (acknowledged) and is back at version " + last.version());
-        }
-        // every version an answer reported is at most the final one: a lower final version lost a change
-        long acknowledgedMax = 0;
-        Event newestData = null;
-        for (var event : events) {
-            Long version = event.ok() ? event.versions().get(pid) : null;
-            if (version == null) {
-                continue;
-            }
-            acknowledgedMax = Math.max(acknowledgedMax, version);
-            if (event.isChange() && event.writes().containsKey(pid)
-                    && (newestData == null || version > newestData.versions().get(pid))) {
-                newestData = event;
-            }
-        }
-        if (last.version() < acknowledgedMax) {
-            violations.add("lost: profile " + pid + " ends at version " + last.version() + ", below the acknowledged "
-                    + acknowledgedMax);
-        }
-        // the final data comes from the newest acknowledged data write, or from one that happened after it
-        var allowed = new HashSet<String>();
-        long newestDataVersion = newestData == null ? 0 : newestData.versions().get(pid);
-        if (newestData != null) {
-            allowed.add(newestData.writes().get(pid));
-        }
-        for (var event : events) {
-            if (event == newestData || !event.writes().containsKey(pid)
-                    || !resolved.happened(event) && !resolved.oneOfAGroup(event)) {
-                continue;
-            }
-            Long version = event.ok() ? event.versions().get(pid) : null;
-            Long replaced = event.replaces(pid);
-            boolean mayFollow = version != null ? version > newestDataVersion
-                    : replaced == null || replaced >= newestDataVersion;
-            if (mayFollow) {
-                allowed.add(event.writes().get(pid));
-            }
-        }
-        if (!allowed.isEmpty() && !allowed.contains(last.write())) {
-            violations.add("lost: profile " + pid + " holds write " + last.write() + ", not the acknowledged "
-                    + (newestData == null ? "-" : newestData.writes().get(pid)) + " (version " + newestDataVersion
-                    + ") or one that happened after it");
-        }
-        checkOrder(pid, events, violations);
+    /** Every profile something may have written or read, with what may have made its versions. */
+    private static List<ProfileChain> chains(Ops ops, FinalState state) {
+        var pids = new HashSet<UUID>(state.profiles().keySet());
+        pids.addAll(ops.byPid.keySet());
+        return pids.stream().sorted().map(pid -> new ProfileChain(pid, state.profiles().get(pid),
+                ops.byPid.getOrDefault(pid, List.of()), ops.reads.getOrDefault(pid, List.of())))
+                .filter(chain -> chain.last != null || chain.candidates.values().stream().flatMap(List::stream).anyMatch(op -> op.acked || op.journaled))
+                .toList();
     }
 
-    /**
-     * Every version up to the final one was made by a change that happened: one whose answer gave it, one whose
-     * unknown outcome resolved as applied (the version after the one it replaced), one of a group of which exactly
-     * one happened, or a merge or unmerge the journal holds as applied. A version nothing made is a change counted twice, or one the history never saw.
-     */
-    private static void checkVersionsMade(UUID pid, List<Event> events, FinalState.Profile last,
-            UnknownOutcomes.Resolution resolved, Set<Long> journaled, List<String> violations) {
-        var made = new HashSet<>(journaled);
-        resolved.oneOf().stream().filter(group -> group.pid().equals(pid)).forEach(group -> made.add(group.made()));
-        for (var event : events) {
-            if (!event.isChange() || !resolved.happened(event)) {
-                continue;
-            }
-            if (event.op().equals("create")) {
-                made.add(1L);
-            }
-            if (event.ok() && event.versions().containsKey(pid)) {
-                made.add(event.versions().get(pid));
-            } else if (event.unknown() && event.replaces(pid) != null) {
-                made.add(event.replaces(pid) + 1);
-            }
+    /** An acknowledged change the final state cannot hold whatever else happened: a lost write. */
+    private static Optional<String> lostChange(ProfileChain chain) {
+        long seen = chain.highestSeen();
+        if (chain.last != null) {
+            return seen > chain.last.version() ? Optional.of("ends at version " + chain.last.version()
+                    + ", below the acknowledged (or read) " + seen) : Optional.empty();
         }
-        var gaps = new ArrayList<Long>();
-        for (long version = 1; version <= last.version(); version++) {
-            if (!made.contains(version)) {
-                gaps.add(version);
-            }
+        long erasable = chain.erases.stream().mapToLong(op -> op.slots.get(chain.pid).replaces()).max().orElse(-1);
+        if (erasable < 0) {
+            return Optional.of("is gone, and no erase of it may have happened");
         }
-        if (!gaps.isEmpty()) {
-            violations.add("version gap: profile " + pid + " is at version " + last.version() + ", but no change that"
-                    + " happened made versions " + gaps);
-        }
+        return seen > erasable ? Optional.of("is gone, but every erase that may have happened replaced a version"
+                + " below the acknowledged (or read) " + seen + " (the highest: " + erasable + ")") : Optional.empty();
     }
 
-    /** What did not overlap is ordered by version: a change that ended before another began has a lower one. */
-    private static void checkOrder(UUID pid, List<Event> events, List<String> violations) {
-        var versioned = events.stream().filter(e -> e.ok() && e.versions().get(pid) != null).toList();
-        Set<Long> changeVersions = new HashSet<>();
-        for (var event : versioned) {
-            Long replaced = event.replaces(pid);
-            boolean changedNothing = replaced != null && replaced.equals(event.versions().get(pid));
-            if (event.isChange() && !changedNothing && !changeVersions.add(event.versions().get(pid))) {
-                violations.add("profile " + pid + ": two acknowledged changes both made version " + event.versions().get(pid));
-            }
-        }
-        for (var a : versioned) {
-            for (var b : versioned) {
-                if (a.end() < b.start() && a.versions().get(pid) > b.versions().get(pid)) {
-                    violations.add("profile " + pid + ": " + a.op() + " #" + a.id() + " answered version "
-                            + a.versions().get(pid) + " before " + b.op() + " #" + b.id() + " began, which answered "
-                            + b.versions().get(pid));
+    /** Profiles a batch with no answer links, together: its versions are all made or none. */
+    private static List<List<ProfileChain>> groups(List<ProfileChain> chains) {
+        var byPid = new HashMap<UUID, ProfileChain>();
+        chains.forEach(chain -> byPid.put(chain.pid, chain));
+        var parent = new HashMap<UUID, UUID>();
+        for (var chain : chains) {
+            for (var list : chain.candidates.values()) {
+                for (var op : list) {
+                    if (op.allOrNothing && !op.acked && !op.impossible) {
+                        op.slots.keySet().stream().filter(byPid::containsKey).forEach(pid -> union(parent, chain.pid, pid));
+                    }
                 }
             }
         }
+        var groups = new LinkedHashMap<UUID, List<ProfileChain>>();
+        chains.forEach(chain -> groups.computeIfAbsent(find(parent, chain.pid), r -> new ArrayList<>()).add(chain));
+        return new ArrayList<>(groups.values());
+    }
+
+    private static UUID find(Map<UUID, UUID> parent, UUID pid) {
+        UUID at = pid;
+        while (parent.containsKey(at) && !parent.get(at).equals(at)) {
+            at = parent.get(at);
+        }
+        return at;
+    }
+
+    private static void union(Map<UUID, UUID> parent, UUID a, UUID b) {
+        UUID ra = find(parent, a);
+        UUID rb = find(parent, b);
+        if (!ra.equals(rb)) {
+            parent.put(ra, rb);
+        }
+    }
+
+    /**
+     * Each profile is listed by the user its row names; any other link was left by a change that may have happened
+     * and put the profile under that user (a late write that lost the row, and whose link stayed).
+     */
+    private static void checkLinks(FinalState state, Ops ops, List<String> violations) {
+        var byWriter = new HashMap<UUID, List<Op>>();
+        ops.all.stream().filter(op -> !op.impossible && op.writer != null)
+                .forEach(op -> byWriter.computeIfAbsent(op.writer, w -> new ArrayList<>()).add(op));
+        var listed = new HashSet<List<UUID>>();
+        for (var link : state.links()) {
+            listed.add(List.of(link.uid(), link.pid()));
+            var profile = state.profiles().get(link.pid());
+            if (profile != null && profile.uid().equals(link.uid())) {
+                continue;
+            }
+            boolean explained = ops.systemWriters.contains(link.writer()) || byWriter.getOrDefault(link.writer(), List.of())
+                    .stream().anyMatch(op -> op.slots.containsKey(link.pid())
+                            && Objects.equals(op.slots.get(link.pid()).uid(), link.uid()));
+            if (!explained) {
+                violations.add("stray link: user " + link.uid() + " lists profile " + link.pid() + ", which is "
+                        + (profile == null ? "gone" : "under " + profile.uid()) + ", and its writer " + link.writer()
+                        + " is no change that may have put it there");
+            }
+        }
+        state.profiles().forEach((pid, profile) -> {
+            if (!listed.contains(List.of(profile.uid(), pid))) {
+                violations.add("missing link: profile " + pid + " is under " + profile.uid() + ", which does not list it");
+            }
+        });
+    }
+
+    /**
+     * How each answer "outcome unknown" ends: applied or not in every choice that explains its group, or either; the
+     * journal settles a merge's or unmerge's, the audit trail a change it has no record of.
+     */
+    private static Unknowns unknowns(List<Event> history, Ops ops, Map<List<ProfileChain>, List<OutcomeSearch.Choice>> choices,
+            UserForest forest) {
+        var opOf = new HashMap<Event, Op>();
+        // a merge's request, not the completion beside it
+        ops.all.stream().filter(op -> op.event != null).forEach(op -> opOf.putIfAbsent(op.event, op));
+        var groupOf = new HashMap<Op, List<ProfileChain>>();
+        choices.keySet().forEach(group -> group.forEach(chain -> chain.candidates.values().forEach(list ->
+                list.forEach(op -> groupOf.put(op, group)))));
+        choices.keySet().forEach(group -> group.forEach(chain -> chain.erases.forEach(op -> groupOf.put(op, group))));
+        long applied = 0;
+        long notApplied = 0;
+        long either = 0;
+        var byOperation = new TreeMap<String, Long>();
+        for (var event : history) {
+            if (!event.unknown() || !event.isChange()) {
+                continue;
+            }
+            byOperation.merge(event.op(), 1L, Long::sum);
+            var op = opOf.get(event);
+            if (op == null || op.impossible) {
+                notApplied++;
+            } else if (op.journaled) {
+                applied++;
+            } else if (!groupOf.containsKey(op)) {
+                either++; // its group is unexplained (reported), or it names no profile that exists
+            } else {
+                var group = groupOf.get(op);
+                boolean can = !OutcomeSearch.run(group, forest, Map.of(op, true), 1).found().isEmpty();
+                boolean cannot = !OutcomeSearch.run(group, forest, Map.of(op, false), 1).found().isEmpty();
+                if (can && cannot) {
+                    either++;
+                } else if (can) {
+                    applied++;
+                } else {
+                    notApplied++;
+                }
+            }
+        }
+        return new Unknowns(byOperation.values().stream().mapToLong(Long::longValue).sum(), applied, notApplied, either,
+                byOperation);
+    }
+
+    /** The events of a group's profiles, as short as they can be said: the smallest history that shows a violation. */
+    private static String history(List<Event> history, List<ProfileChain> group) {
+        var pids = group.stream().map(chain -> chain.pid).collect(Collectors.toSet());
+        var lines = history.stream().filter(e -> e.pids().stream().anyMatch(pids::contains)
+                        || e.moved().stream().anyMatch(pids::contains) || e.versions().keySet().stream().anyMatch(pids::contains))
+                .map(e -> "#" + e.id() + " " + e.op() + " " + e.outcome() + (e.ifMatch() == null ? "" : " if-match " + e.ifMatch())
+                        + (e.versions().isEmpty() ? "" : " -> " + e.versions().values()) + (e.uid() == null ? "" : " user " + e.uid()))
+                .toList();
+        return "[" + String.join("; ", lines.size() > 40 ? lines.subList(lines.size() - 40, lines.size()) : lines) + "]";
     }
 }

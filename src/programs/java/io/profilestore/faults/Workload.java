@@ -364,7 +364,7 @@ final class Workload {
         void failedAttempt(String method, Answer answer) {
             history.add(new Event(ids.incrementAndGet(), number, "GET".equals(method) ? "read" : "refused", answer.instance(),
                     answer.start(), answer.end(), List.of(), null, null, null, 0, null, Event.FAILED, Map.of(), Map.of(), List.of(),
-                    null, Map.of(), null, Map.of()));
+                    null, Map.of(), null, Map.of(), answer.requestId(), List.of()));
         }
 
         void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
@@ -375,9 +375,14 @@ final class Workload {
         void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
                 Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved, String write,
                 Map<UUID, Long> expected, UUID opId, Map<UUID, String> seen) {
+            // an unmerge's answer also lists what it left where it was (moved by hand or erased since the merge)
+            var skipped = new ArrayList<UUID>();
+            if (op.equals("unmerge") && answer.status() == 200) {
+                answer.json().path("skipped").forEach(s -> skipped.add(UUID.fromString(s.path("pid").asText())));
+            }
             history.add(new Event(ids.incrementAndGet(), number, op, answer.instance(), answer.start(), answer.end(), pids, uid,
                     source, ifMatch, answer.status(), answer.problem(), answer.outcome(op), writes, versions, moved, write,
-                    expected, opId, seen));
+                    expected, opId, seen, answer.requestId(), skipped));
         }
 
         /** The versions a merge's or unmerge's answer gives the profiles it moved. */

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
 
 /** How the workload's clients send a request to an API instance, and read its answer as the history needs it. */
 final class WorkloadHttp {
@@ -19,7 +20,7 @@ final class WorkloadHttp {
      * refused, the request never left.
      */
     record Answer(String instance, long start, long end, int status, String problem, String detail, JsonNode json,
-            long version, boolean notSent) {
+            long version, boolean notSent, UUID requestId) {
 
         /**
          * What it says happened: ok (2xx); failed when it says nothing was changed (a refusal, or an outage before
@@ -54,10 +55,16 @@ final class WorkloadHttp {
         return path.endsWith("/merge") || path.endsWith("/unmerge") ? TestAuth.EDITOR : TestAuth.PLATFORM;
     }
 
+    /**
+     * Sends one request with an id of its own ({@code Request-Id}), which the rows its change writes carry: the checker
+     * reads from them which request made what it finds.
+     */
     Answer send(Instance instance, String method, String path, String contentType, String body, Long ifMatch) {
+        var requestId = UUID.randomUUID();
         var request = HttpRequest.newBuilder(instance.base().resolve(path))
                 .timeout(Duration.ofSeconds(15))
                 .header("Authorization", "Bearer " + credentialFor(path))
+                .header("Request-Id", requestId.toString())
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
@@ -74,19 +81,19 @@ final class WorkloadHttp {
             String type = json.path("type").asText("");
             return new Answer(instance.name(), start, end, reply.statusCode(),
                     type.startsWith(PROBLEMS) ? type.substring(PROBLEMS.length()) : null, json.path("detail").asText(""),
-                    json, version, false);
+                    json, version, false, requestId);
         } catch (ConnectException e) {
-            return failed(instance, start, "connection refused", true);
+            return failed(instance, start, "connection refused", true, requestId);
         } catch (IOException e) {
-            return failed(instance, start, e.getClass().getSimpleName(), false);
+            return failed(instance, start, e.getClass().getSimpleName(), false, requestId);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return failed(instance, start, "interrupted", false);
+            return failed(instance, start, "interrupted", false, requestId);
         }
     }
 
-    private Answer failed(Instance instance, long start, String why, boolean notSent) {
+    private Answer failed(Instance instance, long start, String why, boolean notSent, UUID requestId) {
         return new Answer(instance.name(), start, System.nanoTime() - runStart, 0, null, why,
-                Workload.JSON.createObjectNode(), -1, notSent);
+                Workload.JSON.createObjectNode(), -1, notSent, requestId);
     }
 }
