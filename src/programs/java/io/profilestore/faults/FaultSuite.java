@@ -148,7 +148,7 @@ public final class FaultSuite {
             long converged = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - convergeStart);
             // judged as check-tables found it, before it repaired anything
             var judged = new FinalState(before.profiles(), before.users(), before.links(), before.operations(),
-                    before.audit(), before.index(), tableCheck.findings());
+                    before.audit(), before.index(), tableCheck.findings(), before.versionWriters());
             var result = check(history, judged);
             var drift = IndexDrift.of(after);
 

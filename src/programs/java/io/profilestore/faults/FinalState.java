@@ -13,7 +13,17 @@ import java.util.UUID;
  * check-tables pass then found (for the report; the checker judges the state it was found in).
  */
 record FinalState(Map<UUID, Profile> profiles, Map<UUID, User> users, Set<Link> links, List<Operation> operations,
-        Audit audit, Map<UUID, Document> index, List<String> repairs) {
+        Audit audit, Map<UUID, Document> index, List<String> repairs, Map<UUID, Map<Long, UUID>> versionWriters) {
+
+    /**
+     * A state without the writers of earlier versions: only a profile's last version says who made it today. Once
+     * every version of a profile is kept (issue 40, {@code profile_version}), {@code versionWriters} holds, per
+     * profile, the id of the change that made each version, and the checker holds each choice to all of them.
+     */
+    FinalState(Map<UUID, Profile> profiles, Map<UUID, User> users, Set<Link> links, List<Operation> operations,
+            Audit audit, Map<UUID, Document> index, List<String> repairs) {
+        this(profiles, users, links, operations, audit, index, repairs, Map.of());
+    }
 
     /**
      * A profile row: its version, its user, its own user (home), the write id and first name of its data, and the id of

@@ -81,7 +81,8 @@ final class HistoryChecker {
         var pids = new HashSet<UUID>(state.profiles().keySet());
         pids.addAll(ops.byPid.keySet());
         return pids.stream().sorted().map(pid -> new ProfileChain(pid, state.profiles().get(pid),
-                ops.byPid.getOrDefault(pid, List.of()), ops.reads.getOrDefault(pid, List.of())))
+                ops.byPid.getOrDefault(pid, List.of()), ops.reads.getOrDefault(pid, List.of()),
+                state.versionWriters().getOrDefault(pid, Map.of())))
                 .filter(chain -> chain.last != null || chain.candidates.values().stream().flatMap(List::stream).anyMatch(op -> op.acked || op.journaled))
                 .toList();
     }

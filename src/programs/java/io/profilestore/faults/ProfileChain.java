@@ -30,11 +30,17 @@ final class ProfileChain {
     final List<Op> erases = new ArrayList<>();
     final List<Op> repairs = new ArrayList<>();
     final List<Ops.Read> reads;
+    /** version: the change the stores say made it (today only the last version's is kept, in its row). */
+    final Map<Long, UUID> writers;
 
-    ProfileChain(UUID pid, FinalState.Profile last, List<Op> ops, List<Ops.Read> reads) {
+    ProfileChain(UUID pid, FinalState.Profile last, List<Op> ops, List<Ops.Read> reads, Map<Long, UUID> writers) {
         this.pid = pid;
         this.last = last;
         this.reads = reads;
+        this.writers = new HashMap<>(writers);
+        if (last != null && last.writer() != null) {
+            this.writers.put(last.version(), last.writer());
+        }
         for (var op : ops) {
             if (op.impossible) {
                 continue;
@@ -78,6 +84,10 @@ final class ProfileChain {
             if (wrong != null) {
                 return wrong;
             }
+            var writer = writers.get((long) k);
+            if (writer != null && !writer.equals(maker.writer)) {
+                return "the stores say " + writer + " made version " + k + ", not " + maker + " (" + maker.writer + ")";
+            }
         }
         for (var read : reads) {
             if (read.version() == 0) {
@@ -107,11 +117,6 @@ final class ProfileChain {
         if (!same(last.uid(), end.uid()) || !same(last.home(), end.home())) {
             return "is under " + last.uid() + " (own user " + last.home() + "), but the changes that made its versions"
                     + " leave it under " + end.uid() + " (own user " + end.home() + ")";
-        }
-        var maker = makers.get(makers.size() - 1);
-        if (last.writer() != null && !last.writer().equals(maker.writer)) {
-            return "its row says " + last.writer() + " wrote version " + last.version() + ", not " + maker + " ("
-                    + maker.writer + ")";
         }
         return null;
     }

@@ -109,6 +109,7 @@ final class CheckerHistories {
         final List<String> repairs = new ArrayList<>();
         final List<FinalState.Operation> operations = new ArrayList<>();
         final List<FinalState.SystemChange> systemChanges = new ArrayList<>();
+        final Map<UUID, Map<Long, UUID>> versionWriters = new HashMap<>();
         Map<UUID, Long> recorded;
 
         /** A profile (listed by its user), without a writer named: the check of who wrote it is left out. */
@@ -141,7 +142,7 @@ final class CheckerHistories {
 
         FinalState build() {
             return new FinalState(profiles, users, links, operations, new FinalState.Audit(recorded, systemChanges), index,
-                    repairs);
+                    repairs, versionWriters);
         }
     }
 

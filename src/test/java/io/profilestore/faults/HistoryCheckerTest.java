@@ -324,7 +324,20 @@ class HistoryCheckerTest {
         assertThat(result.unknowns().notApplied()).isEqualTo(1);
 
         assertThat(check(history, new State().profile(P, 2, U, U, "w2", UUID.randomUUID())).violations())
-                .anyMatch(v -> v.contains("its row says"));
+                .anyMatch(v -> v.contains("the stores say"));
+
+        // once every version is kept (issue 40), each version's writer settles who made it, not only the last's
+        var earlier = new History().create(P, U, "w1").put(P, 1, "w2", null).put(P, 1, "w3", null);
+        var first = earlier.events.get(1);
+        earlier.put(P, 2, "w4", 3L);
+        var kept = new State().profile(P, 3, U, U, "w4");
+        kept.versionWriters.put(P, Map.of(2L, first.requestId()));
+        var settled = check(earlier, kept);
+        assertThat(settled.violations()).isEmpty();
+        assertThat(settled.unknowns().applied()).isEqualTo(1);
+        assertThat(settled.unknowns().notApplied()).isEqualTo(1);
+        kept.versionWriters.put(P, Map.of(2L, UUID.randomUUID()));
+        assertThat(check(earlier, kept).violations()).anyMatch(v -> v.contains("made version 2"));
     }
 
     /** A change the audit trail has no record of wrote nothing: it is recorded before Cassandra is written. */
