@@ -72,14 +72,21 @@ final class FaultReport {
                         .collect(Collectors.joining(", ")))
                 .append("): applied in every choice that explains the history ").append(unknowns.applied())
                 .append(", in none ").append(unknowns.notApplied()).append(", either (both explain it) ")
-                .append(unknowns.either()).append('\n');
-        md.append("- groups of profiles no choice of outcomes explains: ").append(result.unexplained()).append('\n');
+                .append(unknowns.either()).append(", unsettled (in a group unexplained or undecided) ")
+                .append(unknowns.unsettled()).append('\n');
+        md.append("- groups of profiles no choice of outcomes explains: ").append(result.unexplained())
+                .append("; not decided within the search's budget: ").append(result.undecided().size()).append('\n');
         md.append("- disagreements the first check-tables pass found (in the state judged above): ").append(result.repairs())
                 .append('\n');
         md.append("- invariant violations (users included): ").append(outcome.violations()).append('\n');
         md.append("- the index equalled Cassandra (every profile and document: version, user, first name) ")
                 .append(outcome.convergedAfterSeconds()).append(" s after the faults healed; differing: ")
                 .append(outcome.drift()).append("\n\n");
+        if (!result.undecided().isEmpty()) {
+            md.append("Undecided (the first 10):\n\n");
+            result.undecided().stream().limit(10).forEach(v -> md.append("- ").append(v).append('\n'));
+            md.append('\n');
+        }
         if (!result.violations().isEmpty()) {
             md.append("Violations (the first 50):\n\n");
             result.violations().stream().limit(50).forEach(v -> md.append("- ").append(v).append('\n'));

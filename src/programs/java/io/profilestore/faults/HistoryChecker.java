@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -22,25 +24,59 @@ import java.util.stream.Collectors;
  */
 final class HistoryChecker {
 
-    /** Answers "outcome unknown": how many, settled as applied, as not, as either (both explain the history). */
-    record Unknowns(long total, long applied, long notApplied, long either, Map<String, Long> byOperation) {
+    /**
+     * Answers "outcome unknown": how many, settled as applied (in every choice that explains the history), as not, as
+     * either (both explain it), and those in a group nothing explains or that was not decided.
+     */
+    record Unknowns(long total, long applied, long notApplied, long either, long unsettled, Map<String, Long> byOperation) {
     }
 
     /**
-     * What the check found: violations (unexplained groups among them: groups of profiles nothing explains), and
-     * {@code repairs}, how many disagreements the first check-tables pass found in the state the checker judged.
+     * What the check found: violations (unexplained groups among them: groups of profiles nothing explains), groups
+     * the search could not decide within its budget (not violations: reported), and {@code repairs}, how many
+     * disagreements the first check-tables pass found in the state the checker judged.
      */
-    record Result(long acknowledged, long lost, List<String> violations, Unknowns unknowns, long unexplained, long repairs) {
+    record Result(long acknowledged, long lost, List<String> violations, Unknowns unknowns, long unexplained,
+            List<String> undecided, long repairs) {
     }
-
-    /** How many other choices of a group are kept, should the first not fit the others in real time. */
-    private static final int ALTERNATIVES = 4;
 
     private HistoryChecker() {
     }
 
-    /** @param state the state as the run left it, before check-tables ({@code state.repairs()}: what it then found) */
+    /**
+     * @param state the state as the run left it, before check-tables ({@code state.repairs()}: what it then found)
+     *
+     * <p>On a thread of its own with a deep stack: the search goes one level deeper for each version of a profile, and
+     * a profile of a long run has thousands.
+     */
     static Result check(List<Event> history, FinalState state) {
+        var result = new AtomicReference<Result>();
+        var failure = new AtomicReference<Throwable>();
+        var checker = new Thread(null, () -> {
+            try {
+                result.set(checkHere(history, state));
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "history-checker", 1L << 30);
+        checker.start();
+        try {
+            checker.join();
+        } catch (InterruptedException e) {
+            checker.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking", e);
+        }
+        if (failure.get() instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("the checker failed", failure.get());
+        }
+        return result.get();
+    }
+
+    private static Result checkHere(List<Event> history, FinalState state) {
         var ops = Ops.of(history, state);
         var violations = new ArrayList<>(ops.violations);
         var forest = UserForest.of(ops, state);
@@ -51,29 +87,36 @@ final class HistoryChecker {
             violations.add("lost: profile " + chain.pid + " " + why);
         }));
         long unexplained = 0;
-        var choices = new LinkedHashMap<List<ProfileChain>, List<OutcomeSearch.Choice>>();
+        var undecided = new ArrayList<String>();
+        var choices = new LinkedHashMap<List<ProfileChain>, OutcomeSearch.Choice>();
         for (var group : groups(chains)) {
             if (group.stream().anyMatch(chain -> lostPids.contains(chain.pid))) {
                 continue;
             }
-            var search = OutcomeSearch.run(group, forest, Map.of(), 1 + ALTERNATIVES);
-            if (search.found().isEmpty()) {
+            var search = OutcomeSearch.run(group, forest, Map.of(), 1);
+            if (search.undecided()) {
+                undecided.add(search.reason() + ": " + history(history, group));
+            } else if (search.found().isEmpty()) {
                 unexplained++;
                 violations.add("unexplained: " + search.reason() + "; the smallest history that shows it: "
                         + history(history, group));
             } else {
-                choices.put(group, search.found());
+                choices.put(group, search.found().get(0));
             }
         }
-        GlobalOrder.check(choices, violations);
+        var together = GlobalOrder.check(choices, forest);
+        unexplained += together.unexplained().size();
+        together.unexplained().forEach(v -> violations.add("unexplained: " + v));
+        undecided.addAll(together.undecided());
         forest.check(state, ops, violations);
         forest.checkTargets(ops, violations);
         checkLinks(state, ops, violations);
         history.stream().filter(e -> e.status() >= 500 && e.status() != 503).forEach(e -> violations.add(
                 e.op() + " #" + e.id() + " was answered " + e.status() + " (" + e.problem() + ")"));
-        var unknowns = unknowns(history, ops, choices, forest);
+        var unknowns = unknowns(history, ops, together.choices().keySet(), forest);
         long acknowledged = history.stream().filter(e -> e.isChange() && e.ok()).count();
-        return new Result(acknowledged, lostPids.size(), violations, unknowns, unexplained, state.repairs().size());
+        return new Result(acknowledged, lostPids.size(), violations, unknowns, unexplained, undecided,
+                state.repairs().size());
     }
 
     /** Every profile something may have written or read, with what may have made its versions. */
@@ -89,17 +132,17 @@ final class HistoryChecker {
 
     /** An acknowledged change the final state cannot hold whatever else happened: a lost write. */
     private static Optional<String> lostChange(ProfileChain chain) {
-        long seen = chain.highestSeen();
+        long acknowledged = chain.highestAcknowledged();
         if (chain.last != null) {
-            return seen > chain.last.version() ? Optional.of("ends at version " + chain.last.version()
-                    + ", below the acknowledged (or read) " + seen) : Optional.empty();
+            return acknowledged > chain.last.version() ? Optional.of("ends at version " + chain.last.version()
+                    + ", below the acknowledged " + acknowledged) : Optional.empty();
         }
         long erasable = chain.erases.stream().mapToLong(op -> op.slots.get(chain.pid).replaces()).max().orElse(-1);
         if (erasable < 0) {
             return Optional.of("is gone, and no erase of it may have happened");
         }
-        return seen > erasable ? Optional.of("is gone, but every erase that may have happened replaced a version"
-                + " below the acknowledged (or read) " + seen + " (the highest: " + erasable + ")") : Optional.empty();
+        return acknowledged > erasable ? Optional.of("is gone, but every erase that may have happened replaced a version"
+                + " below the acknowledged " + acknowledged + " (the highest: " + erasable + ")") : Optional.empty();
     }
 
     /** Profiles a batch with no answer links, together: its versions are all made or none. */
@@ -138,12 +181,15 @@ final class HistoryChecker {
     }
 
     /**
-     * Each profile is listed by the user its row names; any other link was left by a change that may have happened
-     * and put the profile under that user (a late write that lost the row, and whose link stayed).
+     * Each profile is listed by the user its row names (and every user a row names has a row of its own); any other
+     * link was left by a late write that lost the row and whose link stayed: a change with no answer that may have
+     * put the profile under that user, a merge or unmerge with no answer into that user (its recovery may have dropped
+     * the profile from its journal), or the system's own work. An acknowledged change's link is always overwritten by
+     * the change that later moved the profile away (its fence is higher).
      */
     private static void checkLinks(FinalState state, Ops ops, List<String> violations) {
         var byWriter = new HashMap<UUID, List<Op>>();
-        ops.all.stream().filter(op -> !op.impossible && op.writer != null)
+        ops.all.stream().filter(op -> !op.impossible && !op.acked && op.writer != null)
                 .forEach(op -> byWriter.computeIfAbsent(op.writer, w -> new ArrayList<>()).add(op));
         var listed = new HashSet<List<UUID>>();
         for (var link : state.links()) {
@@ -154,36 +200,47 @@ final class HistoryChecker {
             }
             boolean explained = ops.systemWriters.contains(link.writer()) || byWriter.getOrDefault(link.writer(), List.of())
                     .stream().anyMatch(op -> op.slots.containsKey(link.pid())
-                            && Objects.equals(op.slots.get(link.pid()).uid(), link.uid()));
+                            && Objects.equals(op.slots.get(link.pid()).uid(), link.uid())
+                            || op.operation != null && (op.kind == Op.Kind.MERGE ? op.operation.target().equals(link.uid())
+                                    : op.operation.sources().contains(link.uid())));
             if (!explained) {
                 violations.add("stray link: user " + link.uid() + " lists profile " + link.pid() + ", which is "
                         + (profile == null ? "gone" : "under " + profile.uid()) + ", and its writer " + link.writer()
-                        + " is no change that may have put it there");
+                        + " is no change with no answer that may have put it there");
             }
         }
         state.profiles().forEach((pid, profile) -> {
             if (!listed.contains(List.of(profile.uid(), pid))) {
                 violations.add("missing link: profile " + pid + " is under " + profile.uid() + ", which does not list it");
             }
+            for (var user : new LinkedHashSet<>(List.of(profile.uid(), profile.home()))) {
+                if (!state.users().containsKey(user)) {
+                    violations.add("user: profile " + pid + " names user " + user + ", which has no row");
+                }
+            }
         });
     }
 
     /**
      * How each answer "outcome unknown" ends: applied or not in every choice that explains its group, or either; the
-     * journal settles a merge's or unmerge's, the audit trail a change it has no record of.
+     * journal settles a merge's or unmerge's, the audit trail a change it has no record of. One in a group nothing
+     * explains, or not decided, is unsettled.
      */
-    private static Unknowns unknowns(List<Event> history, Ops ops, Map<List<ProfileChain>, List<OutcomeSearch.Choice>> choices,
-            UserForest forest) {
+    private static Unknowns unknowns(List<Event> history, Ops ops, Iterable<List<ProfileChain>> groups, UserForest forest) {
         var opOf = new HashMap<Event, Op>();
         // a merge's request, not the completion beside it
         ops.all.stream().filter(op -> op.event != null).forEach(op -> opOf.putIfAbsent(op.event, op));
         var groupOf = new HashMap<Op, List<ProfileChain>>();
-        choices.keySet().forEach(group -> group.forEach(chain -> chain.candidates.values().forEach(list ->
-                list.forEach(op -> groupOf.put(op, group)))));
-        choices.keySet().forEach(group -> group.forEach(chain -> chain.erases.forEach(op -> groupOf.put(op, group))));
+        for (var group : groups) {
+            for (var chain : group) {
+                chain.candidates.values().forEach(list -> list.forEach(op -> groupOf.put(op, group)));
+                chain.erases.forEach(op -> groupOf.put(op, group));
+            }
+        }
         long applied = 0;
         long notApplied = 0;
         long either = 0;
+        long unsettled = 0;
         var byOperation = new TreeMap<String, Long>();
         for (var event : history) {
             if (!event.unknown() || !event.isChange()) {
@@ -196,14 +253,16 @@ final class HistoryChecker {
             } else if (op.journaled) {
                 applied++;
             } else if (!groupOf.containsKey(op)) {
-                either++; // its group is unexplained (reported), or it names no profile that exists
+                unsettled++; // its group is unexplained or undecided (reported)
             } else {
                 var group = groupOf.get(op);
-                boolean can = !OutcomeSearch.run(group, forest, Map.of(op, true), 1).found().isEmpty();
-                boolean cannot = !OutcomeSearch.run(group, forest, Map.of(op, false), 1).found().isEmpty();
-                if (can && cannot) {
+                var can = OutcomeSearch.run(group, forest, Map.of(op, true), 1);
+                var cannot = OutcomeSearch.run(group, forest, Map.of(op, false), 1);
+                if (can.undecided() || cannot.undecided()) {
+                    unsettled++;
+                } else if (!can.found().isEmpty() && !cannot.found().isEmpty()) {
                     either++;
-                } else if (can) {
+                } else if (!can.found().isEmpty()) {
                     applied++;
                 } else {
                     notApplied++;
@@ -211,7 +270,7 @@ final class HistoryChecker {
             }
         }
         return new Unknowns(byOperation.values().stream().mapToLong(Long::longValue).sum(), applied, notApplied, either,
-                byOperation);
+                unsettled, byOperation);
     }
 
     /** The events of a group's profiles, as short as they can be said: the smallest history that shows a violation. */

@@ -6,8 +6,8 @@ import java.util.UUID;
 
 /**
  * A merge takes every profile under its source, an unmerge every profile under its root whose own user is in the
- * subtree it cuts out: what their answers (and the journal) list must be all of them. So a profile a merge or unmerge
- * did not list was, when it read, not under that user (not created yet, moved away, erased, or under it only through a
+ * subtree it cuts out. So a profile a merge or unmerge (or the recovery completing it) did not move, in the choice
+ * being judged, was, when it read for the last time, not under that user (not created yet, moved away, erased, or under it only through a
  * write that landed later). Under one choice of who made the profile's versions and their placement in real time
  * ({@link Placement}), there must be a version the profile could have shown when the operation read that it would
  * not have taken. The one thing a late write may leave that no merge takes is a profile under a user merged after it
@@ -30,7 +30,10 @@ final class MergeLists {
         held.forEach(version -> roots.add(version.uid()));
         for (var root : roots) {
             for (var view : forest.viewsByRoot.getOrDefault(root, List.of())) {
-                if (view.op().slots.containsKey(chain.pid) || couldHaveMissed(chain, view, makers, eraser, held, placement)) {
+                // taken: the operation (its request, or the recovery that completed it) made a version of it
+                boolean took = makers.stream().anyMatch(maker -> maker.writer != null && maker.writer.equals(view.op().writer)
+                        && maker.slots.get(chain.pid).from() != null);
+                if (took || couldHaveMissed(chain, view, makers, eraser, held, placement)) {
                     continue;
                 }
                 return view.op() + " " + (view.merge() ? "took what was under " + root : "brought back what "

@@ -9,9 +9,10 @@ import java.util.UUID;
  * that says what became of it), or a change the system made on its own (a check-tables repair). Its read point (when
  * it held its locks and read what it replaces) lies in {@code [readFrom, readUntil]}; its writes become visible (land)
  * at a point after that and at most {@code landUntil}. For each profile it writes, its {@link Slot}: the version it
- * makes and what it changes. An acknowledged change lands at its read point (its locks were held throughout) and makes
- * every version it reports; one whose outcome is unknown may have landed much later (a paused writer, a batch replayed
- * from a batchlog), or never, and may lose a profile's row to a newer write.
+ * makes and what it changes. An acknowledged change landed before its answer and made every version it reports (no
+ * other holder of its locks came between its read and its landing; a late write of one that lost them may have); one
+ * whose outcome is unknown may have landed much later (a paused writer, a batch replayed from a batchlog), or never,
+ * and may lose a profile's row to a newer write.
  */
 final class Op {
 
@@ -82,11 +83,6 @@ final class Op {
         this.lastReadUntil = Math.max(lastReadFrom, lastReadUntil);
     }
 
-
-    /** Whether its read point and its landing are one point: it held its locks until its write was confirmed. */
-    boolean atomic() {
-        return acked;
-    }
 
     /** A short name for reports: the request's kind and id in the history, or the system's job. */
     String name() {

@@ -12,14 +12,17 @@ import java.util.UUID;
  * 1..N (N: the final row's) were each made by exactly one change, a create first; an erased profile's last version was
  * replaced by the erase that removed it. The changes that may have made version k are those that said they replace
  * version k - 1 (If-Match, a batch's own), answered k, or were journaled at k (a merge); a check-tables repair may
- * have made any one. {@link #walk} plays one choice of makers forward and says whether it explains everything seen
- * of the profile: each read, the final row (version, data, user, own user, and the change its row says wrote it), and
- * that each merge or unmerge found the profile under the user it took it from.
+ * have made any one. {@link OutcomeSearch} chooses the makers one version at a time; this class says what each
+ * version then held and whether that explains what was seen of it: each read, the final row (version, data, user,
+ * own user, and the change the stores say made it), and that each merge or unmerge found the profile under the user
+ * it took it from.
  */
 final class ProfileChain {
 
     /** What a version held: its user, its own user (home) and its data's write id. */
     record Held(UUID uid, UUID home, String data) {
+
+        static final Held NOTHING = new Held(null, null, null);
     }
 
     final UUID pid;
@@ -30,6 +33,8 @@ final class ProfileChain {
     final List<Op> erases = new ArrayList<>();
     final List<Op> repairs = new ArrayList<>();
     final List<Ops.Read> reads;
+    /** version: the reads that saw it (0: those that found no profile). */
+    final Map<Long, List<Ops.Read>> readsOf = new HashMap<>();
     /** version: the change the stores say made it (today only the last version's is kept, in its row). */
     final Map<Long, UUID> writers;
 
@@ -37,6 +42,7 @@ final class ProfileChain {
         this.pid = pid;
         this.last = last;
         this.reads = reads;
+        reads.forEach(read -> readsOf.computeIfAbsent(read.version(), v -> new ArrayList<>()).add(read));
         this.writers = new HashMap<>(writers);
         if (last != null && last.writer() != null) {
             this.writers.put(last.version(), last.writer());
@@ -56,8 +62,8 @@ final class ProfileChain {
         }
     }
 
-    /** The highest version an acknowledged answer or a read says the profile reached. */
-    long highestSeen() {
+    /** The highest version an acknowledged answer says the profile reached. */
+    long highestAcknowledged() {
         long highest = 0;
         for (var list : candidates.values()) {
             for (var op : list) {
@@ -66,83 +72,58 @@ final class ProfileChain {
                 }
             }
         }
-        for (var read : reads) {
-            highest = Math.max(highest, read.version());
-        }
         return highest;
     }
 
+    /** What the profile holds once {@code maker} made its next version on top of {@code before}. */
+    Held next(Held before, Op maker) {
+        var slot = maker.slots.get(pid);
+        return new Held(slot.uid() != null ? slot.uid() : before.uid(), slot.home() != null ? slot.home() : before.home(),
+                slot.data() != null ? slot.data() : before.data());
+    }
+
     /**
-     * Plays the makers forward (index k - 1 made version k; {@code eraser} removed the last one, or null) and returns
-     * what is wrong with that choice, or null when it explains everything seen of the profile.
+     * What is wrong with {@code maker} having made version {@code k} (the profile held {@code before}, then
+     * {@code after}), or null: a merge or unmerge took it from the user it was under, the stores name its writer, and
+     * at the last version, the final row holds what it made. Reads are {@link #explains}' to judge.
      */
-    String walk(List<Op> makers, Op eraser) {
-        var held = held(makers);
-        for (int k = 1; k <= makers.size(); k++) {
-            var maker = makers.get(k - 1);
-            String wrong = tookFrom(maker, k, held);
-            if (wrong != null) {
-                return wrong;
-            }
-            var writer = writers.get((long) k);
-            if (writer != null && !writer.equals(maker.writer)) {
-                return "the stores say " + writer + " made version " + k + ", not " + maker + " (" + maker.writer + ")";
-            }
+    String wrongVersion(long k, Held before, Held after, Op maker) {
+        var from = maker.slots.get(pid).from();
+        if (from != null && k >= 2 && !same(from, before.uid())) {
+            return maker + " took the profile from " + from + " at version " + (k - 1) + ", when it was under "
+                    + before.uid();
         }
-        for (var read : reads) {
-            if (read.version() == 0) {
-                continue; // not found: a matter of when (TimeOrder)
-            }
-            if (read.version() > held.size()) {
-                return read.event().op() + " #" + read.event().id() + " read version " + read.version() + ", above the "
-                        + held.size() + " the profile ever reached";
-            }
-            var version = held.get((int) read.version() - 1);
-            if (read.write() != null && !read.write().equals(version.data())) {
-                return read.event().op() + " #" + read.event().id() + " read write " + read.write() + " at version "
-                        + read.version() + ", which holds " + version.data() + " (made by " + makers.get((int) read.version() - 1) + ")";
-            }
-            if (read.uid() != null && !same(read.uid(), version.uid())) {
-                return read.event().op() + " #" + read.event().id() + " read the profile under " + read.uid()
-                        + " at version " + read.version() + ", which is under " + version.uid();
-            }
+        var writer = writers.get(k);
+        if (writer != null && !writer.equals(maker.writer)) {
+            return "the stores say " + writer + " made version " + k + ", not " + maker + " (" + maker.writer + ")";
         }
-        if (last == null) {
-            return eraser == null ? "the profile is gone, and no erase that may have happened removed it" : null;
-        }
-        var end = held.get(held.size() - 1);
-        if (last.write() != null && !last.write().equals(end.data())) {
-            return "holds write " + last.write() + ", but the changes that made its versions leave " + end.data();
-        }
-        if (!same(last.uid(), end.uid()) || !same(last.home(), end.home())) {
-            return "is under " + last.uid() + " (own user " + last.home() + "), but the changes that made its versions"
-                    + " leave it under " + end.uid() + " (own user " + end.home() + ")";
+        if (last != null && k == last.version()) {
+            if (last.write() != null && !last.write().equals(after.data())) {
+                return "holds write " + last.write() + ", but the changes that made its versions leave " + after.data();
+            }
+            if (!same(last.uid(), after.uid()) || !same(last.home(), after.home())) {
+                return "is under " + last.uid() + " (own user " + last.home() + "), but the changes that made its"
+                        + " versions leave it under " + after.uid() + " (own user " + after.home() + ")";
+            }
         }
         return null;
+    }
+
+    /** Whether a read saw what the version held (its data and its user, as far as the read says). */
+    static boolean explains(Ops.Read read, Held held) {
+        return (read.write() == null || read.write().equals(held.data()))
+                && (read.uid() == null || same(read.uid(), held.uid()));
     }
 
     /** What each version held, makers played forward from the create. */
     List<Held> held(List<Op> makers) {
         var held = new ArrayList<Held>();
-        Held before = new Held(null, null, null);
+        Held before = Held.NOTHING;
         for (var maker : makers) {
-            var slot = maker.slots.get(pid);
-            before = new Held(slot.uid() != null ? slot.uid() : before.uid(), slot.home() != null ? slot.home() : before.home(),
-                    slot.data() != null ? slot.data() : before.data());
+            before = next(before, maker);
             held.add(before);
         }
         return held;
-    }
-
-    /** A merge or unmerge read the profile under the user it took it from (the version it replaced). */
-    private String tookFrom(Op op, int version, List<Held> held) {
-        var from = op.slots.get(pid).from();
-        if (from == null || version < 2) {
-            return null;
-        }
-        var replaced = held.get(version - 2);
-        return same(from, replaced.uid()) ? null : op + " took the profile from " + from + " at version " + (version - 1)
-                + ", when it was under " + replaced.uid();
     }
 
     /** Two users are the same, or one is whatever root a repair chose. */

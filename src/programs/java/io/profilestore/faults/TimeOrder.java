@@ -23,6 +23,7 @@ final class TimeOrder {
     private long[] earliest;
     private long[] latest;
     private String conflict;
+    private final List<Integer> conflictPoints = new ArrayList<>();
 
     /** A point within {@code [from, until]}; returns its number. */
     int point(String label, long from, long until) {
@@ -66,6 +67,9 @@ final class TimeOrder {
             if (earliest[node] > hi[node]) {
                 conflict = "no placement in real time: " + chain(cause, node) + " must all come in this order, but "
                         + labels.get(node) + " ends before the first of them can begin";
+                for (int at = node; at >= 0; at = cause[at]) {
+                    conflictPoints.add(at);
+                }
                 return false;
             }
         }
@@ -90,6 +94,11 @@ final class TimeOrder {
 
     String conflict() {
         return conflict;
+    }
+
+    /** The points of the conflict: a chain that cannot fit, or the points left on a cycle. */
+    List<Integer> conflictPoints() {
+        return conflictPoints;
     }
 
     private String chain(int[] cause, int node) {
@@ -127,9 +136,12 @@ final class TimeOrder {
         }
         if (order.size() < n) {
             var left = new ArrayList<String>();
-            for (int node = 0; node < n && left.size() < 12; node++) {
+            for (int node = 0; node < n; node++) {
                 if (incoming[node] > 0) {
-                    left.add(labels.get(node));
+                    conflictPoints.add(node);
+                    if (left.size() < 12) {
+                        left.add(labels.get(node));
+                    }
                 }
             }
             conflict = "the order the versions need goes round: " + String.join(", ", left);

@@ -141,8 +141,10 @@ final class UserForest {
             UUID target = op.event.uid();
             for (int i = 0; i < journaled.size(); i++) {
                 var merge = journaled.get(i);
-                if (merge.kind != Op.Kind.MERGE || !merge.operation.sources().contains(target)
-                        || merge.landUntil >= op.readFrom) {
+                // surely landed by then: its answer, or the journal's mark that it was applied
+                long landed = merge.acked ? merge.landUntil : merge.operation.finishedAt() == null ? Op.OPEN
+                        : merge.operation.finishedAt() + Ops.CLOCKS;
+                if (merge.kind != Op.Kind.MERGE || !merge.operation.sources().contains(target) || landed >= op.readFrom) {
                     continue;
                 }
                 boolean undone = journaled.subList(i + 1, journaled.size()).stream().anyMatch(later ->

@@ -39,6 +39,31 @@ final class CheckerHistories {
             return events.get(events.size() - 1);
         }
 
+        /** A request sent at {@code start} and answered (or given up) at {@code end}, in the history's order. */
+        Event at(long start, long end, String op, List<UUID> pids, UUID uid, UUID source, Long ifMatch, int status,
+                String problem, String outcome, Map<UUID, String> writes, Map<UUID, Long> versions,
+                Map<UUID, String> seen) {
+            var event = new Event(events.size() + 1, 0, op, "api-1", start, end, pids, uid, source, ifMatch, status, problem,
+                    outcome, writes, versions, List.copyOf(op.equals("merge") || op.equals("unmerge") ? versions.keySet()
+                    : List.of()), null, Map.of(), null, seen, UUID.randomUUID(), List.of());
+            events.add(event);
+            clock = Math.max(clock, end);
+            return event;
+        }
+
+        /** A merge answered 503 operation-pending: recorded, to be completed by the recovery. */
+        Event mergePending(UUID target, UUID source) {
+            long start = clock += 10;
+            return at(start, clock += 10, "merge", List.of(), target, source, null, 503, "operation-pending", Event.UNKNOWN,
+                    Map.of(), Map.of(), Map.of());
+        }
+
+        History unmerge(UUID target, UUID source, Map<UUID, Long> versions) {
+            add("unmerge", List.of(), target, source, null, 200, Event.OK, Map.of(), versions, List.copyOf(versions.keySet()),
+                    null, Map.of());
+            return this;
+        }
+
         History create(UUID pid, UUID uid, String write) {
             add("create", List.of(pid), uid, null, null, 201, Event.OK, Map.of(pid, write), Map.of(pid, 1L), List.of(),
                     write, Map.of());
@@ -130,6 +155,16 @@ final class CheckerHistories {
         State user(UUID uid, UUID master, UUID parent) {
             users.put(uid, new FinalState.User(master, parent, null));
             return this;
+        }
+
+        State user(UUID uid, UUID master, UUID parent, UUID writer) {
+            users.put(uid, new FinalState.User(master, parent, writer));
+            return this;
+        }
+
+        /** The journal holds this operation of a request applied, recorded just after it began, finished at {@code at}. */
+        State applied(Event request, UUID target, UUID source, Map<UUID, FinalState.Move> moves, long finishedAt) {
+            return journal(request, "applied", target, source, moves, finishedAt);
         }
 
         /** The journal holds this merge or unmerge of a request, applied (or as {@code state} says). */

@@ -36,6 +36,7 @@ class FaultsQuickIT {
         assertThat(outcome.violations()).as("disagreements check-tables left").isZero();
         assertThat(outcome.drift()).as("profiles whose index differs from Cassandra").isZero();
         assertThat(outcome.unexplained()).as("groups of profiles no choice of the unknown outcomes explains").isZero();
+        assertThat(outcome.undecided()).as("groups the checker could not decide within its budget (no proof for them)").isZero();
         assertThat(outcome.history().violations()).as("users' violations are counted too").noneMatch(v -> v.startsWith("user"));
         assertThat(history(outcome, "merge")).as("merges the workload got through").isGreaterThan(100);
         assertThat(history(outcome, "unmerge")).as("unmerges the workload got through").isGreaterThan(50);

@@ -43,11 +43,11 @@ class HistoryCheckerFindingsTest {
         var history = new History().create(P, U, "w1");
         var merge = history.merge(W, U, Map.of());
         history.put(P, 1, "w2", null);
-        var state = new State().profile(P, 1, U, U, "w1").user(U, W, W).journal(merge, "applied", W, U, Map.of(), null);
-        state.repairs.add("away from root: profile " + P + " under user " + U + ", its root " + W + " (repaired)");
+        var state = new State().profile(P, 1, U, U, "w1").user(U, W, W).user(W, null, null)
+                .journal(merge, "applied", W, U, Map.of(), merge.end());
 
-        assertThat(check(history, state).violations())
-                .anyMatch(v -> v.contains("merge #2 took what was under " + U + " and not this profile"));
+        assertThat(check(history, state).violations()).singleElement().asString()
+                .contains("merge #2 took what was under " + U + " and not this profile");
     }
 
     /** 3: a create with no answer does not come after an acknowledged move: the profile's own user is the move's. */
@@ -66,7 +66,7 @@ class HistoryCheckerFindingsTest {
     void finding4WhatReadsSawAndWhatMergesListedAreChecked() {
         var history = new History().create(P, U, "w1").put(P, 1, "w2", 2L).put(P, 2, "w3", 3L).read(P, 3, U, "w2");
         assertThat(check(history, new State().profile(P, 3, U, U, "w3")).violations()).as("the read")
-                .anyMatch(v -> v.contains("read #4 read write w2 at version 3"));
+                .anyMatch(v -> v.contains("read #4 read write w2 under " + U + " at version 3"));
 
         var merged = new History().create(P, U, "w1");
         var merge = merged.merge(W, U, Map.of());

@@ -76,7 +76,7 @@ class HistoryCheckerTest {
         assertThat(check(history, new State().profile(P, 2, U, U, "w2")).violations()).isEmpty();
         var elsewhere = new History().create(P, U, "w1").move(P, 1, W, 1);
         assertThat(check(elsewhere, new State().profile(P, 1, U, U, "w1")).violations()).as("seen under another user")
-                .anyMatch(v -> v.contains("read the profile under " + W));
+                .anyMatch(v -> v.contains("move #2 read the profile under " + W + " at version 1"));
     }
 
     @Test
@@ -239,8 +239,8 @@ class HistoryCheckerTest {
         state.operations.add(new FinalState.Operation(UUID.randomUUID(), merge.requestId(), "merge", root, List.of(U),
                 null, "applied", start + 1, end + 20_000_000_000L, Map.of(first, moved(U, root, 2))));
 
-        assertThat(check(history, state).violations()).anyMatch(v -> v.contains("the completion of merge #2")
-                || v.contains("merge #2 took what was under " + U + " and not this profile"));
+        assertThat(check(history, state).violations()).singleElement().asString()
+                .contains("merge #2 took what was under " + U + " and not this profile");
 
         var late = new History().create(P, U, "w1").moveWithoutAnswer(P, 1, W);
         var merged = late.merge(root, W, Map.of());
@@ -263,7 +263,7 @@ class HistoryCheckerTest {
         history.put(P, 2, "w3", 3L); // answered version 3 ...
         history.put(P, 1, "w2", 2L); // ... before this one, which made version 2, began
         var result = check(history, new State().profile(P, 3, U, U, "w3"));
-        assertThat(result.violations()).anyMatch(v -> v.contains("no placement in real time"));
+        assertThat(result.violations()).anyMatch(v -> v.contains("put #2 could not have read the version it replaced"));
     }
 
     @Test
