@@ -32,42 +32,83 @@ import org.awaitility.core.ConditionTimeoutException;
  * ./faults/run                 about 15 minutes of faults (the committed results)
  * ./faults/run --quick         four faults in a couple of minutes (mvn verify runs it)
  * ./faults/run --seed 7 --duration 600 --out DIR
+ * ./faults/run --quick --runs 10   ten quick runs, seeds 20261201 to 20261210, reports in target/faults-quick/seed-N/
  * </pre>
  */
 public final class FaultSuite {
 
-    /** What to run. */
-    record Options(long seed, Duration duration, int clients, boolean quick, Path out, String command) {
+    /** What to run; {@code runs} of them, with consecutive seeds from {@code seed}. */
+    record Options(long seed, Duration duration, int clients, boolean quick, Path out, String command, int runs) {
+
+        static final String USAGE = "--quick, --seed N, --duration SECONDS, --clients N, --out DIR, --runs N";
 
         static Options parse(String[] args) {
             long seed = 20261201;
             Duration duration = Duration.ofMinutes(12);
             int clients = 12;
             boolean quick = false;
+            int runs = 1;
             Path out = Path.of("faults/results/" + LocalDate.now());
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--seed" -> seed = Long.parseLong(args[++i]);
-                    case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(args[++i]));
-                    case "--clients" -> clients = Integer.parseInt(args[++i]);
-                    case "--out" -> out = Path.of(args[++i]);
+                    case "--seed" -> seed = Long.parseLong(value(args, ++i));
+                    case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
+                    case "--clients" -> clients = Integer.parseInt(value(args, ++i));
+                    case "--out" -> out = Path.of(value(args, ++i));
+                    case "--runs" -> runs = Integer.parseInt(value(args, ++i));
                     case "--quick" -> {
                         quick = true;
                         duration = Duration.ofSeconds(100);
                         clients = 8;
                         out = Path.of("target/faults-quick");
                     }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (--quick, --seed N, --duration SECONDS, --clients N, --out DIR)");
+                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (" + USAGE + ")");
                 }
             }
-            return new Options(seed, duration, clients, quick, out, String.join(" ", args));
+            if (runs < 1) {
+                throw new IllegalArgumentException("--runs takes a number of runs, 1 or more; not " + runs);
+            }
+            return new Options(seed, duration, clients, quick, out, String.join(" ", args), runs);
+        }
+
+        private static String value(String[] args, int i) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(args[i - 1] + " takes a value (" + USAGE + ")");
+            }
+            return args[i];
+        }
+
+        /**
+         * The i-th of several runs (from 0): seed + i, its report in {@code <out>/seed-<seed + i>/}, and the command
+         * that runs it alone. One run is itself.
+         */
+        Options forRun(int i) {
+            if (runs == 1) {
+                return this;
+            }
+            long its = seed + i;
+            var folder = out.resolve("seed-" + its);
+            var words = new ArrayList<String>();
+            var given = command.isBlank() ? new String[0] : command.split(" ");
+            for (int w = 0; w < given.length; w++) {
+                switch (given[w]) {
+                    case "--runs", "--seed", "--out" -> w++; // replaced below
+                    default -> words.add(given[w]);
+                }
+            }
+            words.addAll(List.of("--seed", Long.toString(its), "--out", folder.toString()));
+            return new Options(its, duration, clients, quick, folder, String.join(" ", words), 1);
         }
     }
 
     /** What a run found: the numbers of its last line, and the parts of its report. */
     record Outcome(long acknowledged, long lost, long violations, long drift, long convergedAfterSeconds,
             HistoryChecker.Result history, String tableCheck, List<Fault.Injected> faults, List<String> driftFound) {
+
+        /** Nothing lost, no invariant broken (unresolved unknowns count as violations), no index drift. */
+        boolean passed() {
+            return lost == 0 && violations == 0 && drift == 0;
+        }
 
         long unresolved() {
             return history.unknowns().unresolved().size();
@@ -98,9 +139,17 @@ public final class FaultSuite {
                 }
             }
         }, "faults-shutdown"));
-        var outcome = run(Options.parse(args));
-        System.out.println(outcome.lastLine());
-        System.exit(outcome.lost() == 0 && outcome.violations() == 0 && outcome.drift() == 0 ? 0 : 1);
+        var options = Options.parse(args);
+        if (options.runs() == 1) {
+            var outcome = run(options);
+            System.out.println(outcome.lastLine());
+            System.exit(outcome.passed() ? 0 : 1);
+        }
+        boolean passed = SeededRuns.run(options, one -> {
+            var outcome = run(one);
+            return new SeededRuns.Finished(outcome.lastLine(), outcome.passed());
+        }, FaultSuite::say);
+        System.exit(passed ? 0 : 1);
     }
 
     static Outcome run(Options options) throws Exception {
