@@ -40,6 +40,11 @@ enum Fault {
         this.length = length;
     }
 
+    /** Whether it cuts processes off from each other (nftables rules, as root). */
+    boolean partitions() {
+        return this == CASSANDRA_PARTITIONED || this == API_PARTITIONED_FROM_POSTGRES;
+    }
+
     /** One fault as it was injected: which target, and when it began and healed (ns since the run began). */
     record Injected(Fault fault, String target, long start, long healed) {
     }

@@ -160,7 +160,8 @@ public final class FaultSuite {
         say("starting a stack of three Cassandra nodes, PostgreSQL, RabbitMQ, Elasticsearch, two API processes "
                 + "and an indexer ...");
         var plan = Fault.plan(options.seed(), options.duration(), options.quick());
-        try (var cluster = Cluster.start(options.out().resolve("logs"), plan.contains(Fault.POSTGRES_FAILOVER))) {
+        try (var cluster = Cluster.start(options.out().resolve("logs"), plan.contains(Fault.POSTGRES_FAILOVER),
+                plan.stream().anyMatch(Fault::partitions))) {
             CURRENT.set(cluster);
             var workload = new Workload(cluster.apis, runStart);
             workload.seed(options.quick() ? 10 : 30, 3);
