@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -39,14 +40,18 @@ final class FaultReport {
                 + " connection was refused (the instance was down or starting), each sent again to the other instance as a"
                 + " load balancer would; never sent, they are not counted as requests. Errors: requests answered 5xx, or"
                 + " not answered. Recovered: from the heal to the first acknowledged change that began after it.\n\n");
-        md.append("| # | fault | target | at (s) | lasted (s) | requests | refused | errors | p50 | p99 | recovered (s) |\n");
-        md.append("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        int n = 0;
-        for (var fault : outcome.faults()) {
+        md.append("With: the faults it overlapped (struck while it held, or holding when it was struck); the costs of"
+                + " overlapping faults are counted against each of them.\n\n");
+        md.append("| # | fault | target | at (s) | lasted (s) | with | requests | refused | errors | p50 | p99 | recovered (s) |\n");
+        md.append("| ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        var faults = inOrder(outcome.faults());
+        for (int n = 0; n < faults.size(); n++) {
+            var fault = faults.get(n);
             var cost = FaultCost.of(fault, history);
-            md.append(String.format("| %d | %s | %s | %.1f | %.1f | %d | %d | %d | %s | %s | %s |%n", ++n,
+            md.append(String.format("| %d | %s | %s | %.1f | %.1f | %s | %d | %d | %d | %s | %s | %s |%n", n + 1,
                     fault.fault().name().toLowerCase().replace('_', ' '), fault.target(), seconds(fault.start()),
-                    seconds(fault.healed() - fault.start()), cost.requests(), cost.refused(), cost.errors(),
+                    seconds(fault.healed() - fault.start()), overlapping(faults, n), cost.requests(), cost.refused(),
+                    cost.errors(),
                     millis(cost.p50Micros()), millis(cost.p99Micros()),
                     cost.recovered().isPresent() ? String.format("%.1f", seconds(cost.recovered().getAsLong())) : "-"));
         }
@@ -87,6 +92,26 @@ final class FaultReport {
                     ofOp.stream().filter(e -> Event.UNKNOWN.equals(e.outcome())).count()));
         }
         Files.writeString(options.out().resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** The faults by the time each was struck (two struck together are recorded as each heals). */
+    static List<Fault.Injected> inOrder(List<Fault.Injected> faults) {
+        var sorted = new ArrayList<>(faults);
+        sorted.sort(Comparator.comparingLong(Fault.Injected::start));
+        return sorted;
+    }
+
+    /** The numbers (from 1) of the other faults that held at some moment while this one did; "-" for none. */
+    static String overlapping(List<Fault.Injected> faults, int n) {
+        var fault = faults.get(n);
+        var with = new ArrayList<String>();
+        for (int other = 0; other < faults.size(); other++) {
+            var it = faults.get(other);
+            if (other != n && it.start() < fault.healed() && fault.start() < it.healed()) {
+                with.add(Integer.toString(other + 1));
+            }
+        }
+        return with.isEmpty() ? "-" : String.join(", ", with);
     }
 
     private static double seconds(long nanos) {

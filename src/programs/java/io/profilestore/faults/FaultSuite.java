@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -160,6 +161,7 @@ public final class FaultSuite {
         say("starting a stack of three Cassandra nodes, PostgreSQL, RabbitMQ, Elasticsearch, two API processes "
                 + "and an indexer ...");
         var plan = Fault.plan(options.seed(), options.duration(), options.quick());
+        var schedule = FaultSchedule.of(plan, options.seed(), options.quick());
         try (var cluster = Cluster.start(options.out().resolve("logs"), plan.contains(Fault.POSTGRES_FAILOVER),
                 plan.stream().anyMatch(Fault::partitions))) {
             CURRENT.set(cluster);
@@ -169,10 +171,11 @@ public final class FaultSuite {
             // restarted instance starts at a higher priority, Instance.BOOST, so merges at full tilt no longer hold
             // its start past its bound)
             workload.mergeHeavyFrom(options.duration().dividedBy(2));
-            say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: " + plan);
+            say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: "
+                    + schedule);
 
             var faults = new ArrayList<Fault.Injected>();
-            var injector = CompletableFuture.runAsync(() -> inject(cluster, plan, options, runStart, faults));
+            var injector = CompletableFuture.runAsync(() -> inject(cluster, schedule, options, runStart, faults));
             // the workload goes on until the last fault has healed, and 20 s after
             var quietAfterLast = new AtomicLong(Long.MAX_VALUE);
             injector.whenComplete((ok, failed) -> quietAfterLast.set(System.nanoTime() + TimeUnit.SECONDS.toNanos(20)));
@@ -208,27 +211,44 @@ public final class FaultSuite {
         }
     }
 
-    private static void inject(Cluster cluster, List<Fault> plan, Options options, long runStart,
+    private static void inject(Cluster cluster, List<FaultSchedule.Step> schedule, Options options, long runStart,
             List<Fault.Injected> done) {
         var random = new SplittableRandom(options.seed());
         // a quiet spell between faults: the system recovers, and the workload shows it did (the quick run, on every
         // build, keeps it shorter: a few seconds show the recovery as well)
         int quietMillis = options.quick() ? 5_000 : 10_000;
+        var together = Executors.newSingleThreadExecutor();
         try {
-            for (var fault : plan) {
+            for (var step : schedule) {
                 Thread.sleep(quietMillis + random.nextInt(quietMillis));
-                say("fault: " + fault.description);
-                var injected = fault.inject(cluster, random, runStart);
-                synchronized (done) {
-                    done.add(injected);
+                // each fault's own draws (its target), split off before either runs: the same seed, the same targets
+                var firstRandom = random.split();
+                var secondRandom = random.split();
+                say("fault: " + step.first().description);
+                var first = together.submit(() -> record(step.first().inject(cluster, firstRandom, runStart), done));
+                if (step.second() != null) {
+                    Thread.sleep(step.after().toMillis());
+                    say("fault, while the one before holds: " + step.second().description);
+                    record(step.second().inject(cluster, secondRandom, runStart), done);
                 }
+                // bounded: a fault's heal waits at most minutes for a start (Instance.START_WITHIN)
+                first.get(10, TimeUnit.MINUTES);
                 cluster.heal(Duration.ofMinutes(3));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             throw new IllegalStateException("injecting a fault failed", e);
+        } finally {
+            together.shutdownNow();
         }
+    }
+
+    private static Fault.Injected record(Fault.Injected injected, List<Fault.Injected> done) {
+        synchronized (done) {
+            done.add(injected);
+        }
+        return injected;
     }
 
     /** Merges an instance left half done are completed (or abandoned) by the recovery after its delay. */
