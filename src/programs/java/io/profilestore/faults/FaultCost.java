@@ -7,8 +7,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What one fault cost the workload, as the report's table gives it: the requests under way from the fault's start
- * until 10 s after it healed (those in flight when it struck too: they began before it, and an API kill's errors are
- * theirs), how many got an error (5xx, or no answer), their latency, and how long after the heal the first change
+ * until 10 s after it healed, or until the next fault struck if sooner (those in flight when it struck too: they began
+ * before it, and an API kill's errors are theirs), how many got an error (5xx, or no answer), their latency, and how long after the heal the first change
  * that began after it was acknowledged.
  *
  * @param requests    the requests sent in the window
@@ -24,9 +24,17 @@ record FaultCost(long requests, long refused, long errors, long p50Micros, long 
     /** After a fault heals, how long its costs are still counted against it. */
     static final long AFTERMATH = Duration.ofSeconds(10).toNanos();
 
-    static FaultCost of(Fault.Injected fault, List<Event> history) {
+    /**
+     * @param all every fault of the run: the quiet after this one ends when the next is struck (the quick run's quiet
+     *            spells, 5-10 s, are shorter than the aftermath), and what was in flight then, or after, is the next
+     *            one's
+     */
+    static FaultCost of(Fault.Injected fault, List<Fault.Injected> all, List<Event> history) {
+        long nextStruck = all.stream().mapToLong(Fault.Injected::start).filter(start -> start > fault.healed()).min()
+                .orElse(Long.MAX_VALUE);
+        long windowEnd = Math.min(fault.healed() + AFTERMATH, nextStruck);
         var inWindow = history.stream()
-                .filter(e -> e.end() >= fault.start() && e.start() <= fault.healed() + AFTERMATH).toList();
+                .filter(e -> e.end() >= fault.start() && e.start() <= windowEnd && e.end() <= nextStruck).toList();
         var sent = inWindow.stream().filter(e -> !notSent(e)).toList();
         long errors = sent.stream().filter(e -> e.status() == 0 || e.status() >= 500).count();
         var latency = new Histogram(3);

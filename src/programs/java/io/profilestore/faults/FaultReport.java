@@ -35,8 +35,8 @@ final class FaultReport {
         md.append("**").append(outcome.lastLine()).append("**\n\n");
 
         md.append("## Faults and what each cost\n\n");
-        md.append("Requests under way from the fault's start until 10 s after it healed (those in flight when it struck"
-                + " too). Refused: attempts whose"
+        md.append("Requests under way from the fault's start until 10 s after it healed, or until the next fault struck"
+                + " if sooner (those in flight when it struck too; those the next one cut off are the next one's). Refused: attempts whose"
                 + " connection was refused (the instance was down or starting), each sent again to the other instance as a"
                 + " load balancer would; never sent, they are not counted as requests. Errors: requests answered 5xx, or"
                 + " not answered. Recovered: from the heal to the first acknowledged change that began after it.\n\n");
@@ -47,7 +47,7 @@ final class FaultReport {
         var faults = inOrder(outcome.faults());
         for (int n = 0; n < faults.size(); n++) {
             var fault = faults.get(n);
-            var cost = FaultCost.of(fault, history);
+            var cost = FaultCost.of(fault, faults, history);
             md.append(String.format("| %d | %s | %s | %.1f | %.1f | %s | %d | %d | %d | %s | %s | %s |%n", n + 1,
                     fault.fault().name().toLowerCase().replace('_', ' '), fault.target(), seconds(fault.start()),
                     seconds(fault.healed() - fault.start()), overlapping(faults, n), cost.requests(), cost.refused(),

@@ -44,11 +44,36 @@ class FaultCostTest {
         add("read", "api-1", 99.5, List.of(PID), 200, Event.OK);
         add("read", "api-1", 141, List.of(PID), 0, Event.FAILED);
 
-        var cost = FaultCost.of(kill, history);
+        var cost = FaultCost.of(kill, List.of(kill), history);
 
         assertThat(cost.errors()).as("the three in flight and the 503").isEqualTo(4);
         assertThat(cost.refused()).as("attempts refused and sent again").isEqualTo(2);
         assertThat(cost.requests()).as("requests sent").isEqualTo(7);
         assertThat(cost.recovered()).as("from the heal to the end of the first change after it").hasValue(SECOND + SECOND / 10);
+    }
+
+    @Test
+    void theQuietAfterAFaultEndsWhenTheNextFaultStrikes() {
+        var kill = new Fault.Injected(Fault.API_KILLED, "api-1", 100 * SECOND, 130 * SECOND);
+        var crash = new Fault.Injected(Fault.POSTGRES_KILLED, "postgres", 136 * SECOND, 144 * SECOND);
+        add("put", "api-2", 131, List.of(PID), 200, Event.OK);
+        add("put", "api-2", 135.95, List.of(PID), 503, Event.FAILED); // in flight when PostgreSQL was killed
+        add("put", "api-2", 137, List.of(PID), 503, Event.FAILED);
+
+        var cost = FaultCost.of(kill, List.of(kill, crash), history);
+
+        assertThat(cost.errors()).as("the crash's errors are its own").isZero();
+        assertThat(cost.requests()).isEqualTo(1);
+        assertThat(FaultCost.of(crash, List.of(kill, crash), history).errors()).isEqualTo(2);
+    }
+
+    @Test
+    void whatTheNextFaultCutOffIsItsOwnEvenWhenItStruckJustAfterTheQuiet() {
+        var kill = new Fault.Injected(Fault.API_KILLED, "api-1", 100 * SECOND, 130 * SECOND);
+        var crash = new Fault.Injected(Fault.POSTGRES_KILLED, "postgres", 140_050_000_000L, 148 * SECOND);
+        add("put", "api-2", 139.99, List.of(PID), 503, Event.FAILED); // sent within the kill's quiet, cut off by the crash
+
+        assertThat(FaultCost.of(kill, List.of(kill, crash), history).errors()).isZero();
+        assertThat(FaultCost.of(crash, List.of(kill, crash), history).errors()).isEqualTo(1);
     }
 }
