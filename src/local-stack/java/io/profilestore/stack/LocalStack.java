@@ -314,18 +314,29 @@ public final class LocalStack implements Stack {
         return () -> bringUp(local);
     }
 
+    @Override
+    public boolean canCrash() {
+        return true;
+    }
+
+    @Override
+    public Outage crash(Service service) {
+        var local = services.get(service);
+        var pids = local.runningPids();
+        if (pids.isEmpty()) {
+            throw new IllegalStateException(service + " is not running");
+        }
+        ProcessTrees.crash(pids, Duration.ofSeconds(30));
+        LOG.info("{}: crashed (kill -9 of {} and every process under it)", local.name(), pids);
+        return () -> bringUp(local);
+    }
+
     private void signal(Service service, String signal) {
         var pids = pids(service);
         if (pids.isEmpty()) {
             throw new IllegalStateException(service + " is not running");
         }
-        // PostgreSQL serves each connection from a child process: the whole tree must stop
-        var tree = new ArrayList<String>(List.of("kill", "-" + signal));
-        for (long pid : pids) {
-            tree.add(Long.toString(pid));
-            ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(child -> tree.add(Long.toString(child.pid()))));
-        }
-        Processes.run(Duration.ofSeconds(10), tree.toArray(String[]::new));
+        ProcessTrees.signal(signal, pids);
     }
 
     @Override

@@ -98,6 +98,41 @@ public final class Prerequisites {
         check.prepare(findings, say);
     }
 
+    /**
+     * What {@code ./faults/run} does first, before its stack starts: fails with the list of what is missing, or
+     * installs it, for the stack and, when the run cuts processes off from each other (the full run), for its
+     * partitions. A missing nft once stopped a full run at its first partition, seven minutes in.
+     */
+    public static void prepareForFaultSuite(StackSettings settings, boolean partitions, Consumer<String> say) {
+        var check = onThisMachine(settings);
+        var findings = check.forFaultSuite(partitions);
+        var missing = findings.stream().filter(f -> !f.present()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(report("./faults/run", missing));
+        }
+        check.prepare(findings, say);
+    }
+
+    /** What the fault suite needs: the stack's needs, and for partitions root, cgroup v2 and nftables. */
+    List<Finding> forFaultSuite(boolean partitions) {
+        var findings = new ArrayList<>(forStack());
+        if (partitions) {
+            findings.add(root ? Finding.found("root", "the partitions move processes between cgroups and add nftables rules")
+                    : Finding.missing("root", "the full run's partitions move processes between cgroups and add nftables "
+                            + "rules, which only root may (./faults/run --quick has no partitions)"));
+            findings.add(CGROUP_V2.stream().filter(Files::isRegularFile).findFirst()
+                    .map(p -> Finding.found("cgroup v2", p.getParent().toString()))
+                    .orElseGet(() -> Finding.missing("cgroup v2", "the partitions match a process's sockets by its "
+                            + "cgroup v2 (socket cgroupv2); none is mounted at /sys/fs/cgroup or /sys/fs/cgroup/unified")));
+            findings.add(nftables());
+        }
+        return findings;
+    }
+
+    /** Where cgroup v2 shows its controllers: alone, or beside v1. */
+    private static final List<Path> CGROUP_V2 = List.of(Path.of("/sys/fs/cgroup/cgroup.controllers"),
+            Path.of("/sys/fs/cgroup/unified/cgroup.controllers"));
+
     /** Installs what the findings say apt may install, and fetches the stack's binaries (local mode). */
     void prepare(List<Finding> findings, Consumer<String> say) {
         for (var finding : findings) {
@@ -173,10 +208,19 @@ public final class Prerequisites {
                 .map(p -> Finding.found("libfaketime", p.toString()))
                 .orElseGet(() -> installable("libfaketime", "libfaketime")));
         // the fault suite cuts nodes and processes off from each other with nftables rules on the loopback addresses
-        findings.add(NFT.stream().filter(Files::isExecutable).findFirst().or(() -> onPath("nft"))
-                .map(p -> Finding.found("nftables", p.toString()))
-                .orElseGet(() -> installable("nftables", "nftables")));
+        findings.add(nftables());
         return findings;
+    }
+
+    private Finding nftables() {
+        return NFT.stream().filter(Files::isExecutable).findFirst().or(() -> onPath("nft"))
+                .map(p -> Finding.found("nftables", p.toString()))
+                .orElseGet(() -> installable("nftables", "nftables"));
+    }
+
+    /** Where nft is: Debian puts it in /usr/sbin, off the PATH of users other than root. */
+    public static Optional<Path> nftOnThisMachine() {
+        return NFT.stream().filter(Files::isExecutable).findFirst().or(() -> onThePath("nft"));
     }
 
     private interface JdkLookup {

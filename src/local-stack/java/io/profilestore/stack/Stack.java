@@ -38,6 +38,21 @@ public interface Stack extends AutoCloseable {
      */
     Outage outage(LocalStack.Service service);
 
+    /** Whether {@link #crash} works here: on local processes only. */
+    default boolean canCrash() {
+        return false;
+    }
+
+    /**
+     * Crashes a service: every process of it killed at once (SIGKILL), so nothing is written on the way out (no
+     * checkpoint, no last flush); closing the outage starts it again on its data, as after a power cut of its
+     * process, and waits until it is ready.
+     */
+    default Outage crash(LocalStack.Service service) {
+        throw new UnsupportedOperationException("a " + mode() + " stack cannot crash " + service
+                + ": only the local mode runs its services as processes of this machine");
+    }
+
     /** Starts (or joins) the stack the settings ask for. */
     static Stack start(StackSettings settings) {
         return switch (settings.mode()) {

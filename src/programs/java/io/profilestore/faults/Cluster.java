@@ -3,6 +3,7 @@ package io.profilestore.faults;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.stack.LocalStack;
 import io.profilestore.stack.PostgresStandby;
+import io.profilestore.stack.Prerequisites;
 import io.profilestore.stack.StackSettings;
 import io.profilestore.testing.ChildClasspath;
 import io.profilestore.testing.FreePorts;
@@ -65,7 +66,11 @@ final class Cluster implements AutoCloseable {
         return environment.get("POSTGRES_URL");
     }
 
-    static Cluster start(Path logs, boolean withStandby) throws Exception {
+    /**
+     * Starts it all, once this machine has what the run needs (installed now if it can be, else a failure that lists
+     * what is missing, before anything starts): {@code partitions}, whether the run cuts processes off (nftables).
+     */
+    static Cluster start(Path logs, boolean withStandby, boolean partitions) throws Exception {
         Files.createDirectories(logs);
         var dir = Files.createTempDirectory(Path.of("/var/tmp"), "profile-store-faults-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
@@ -87,6 +92,12 @@ final class Cluster implements AutoCloseable {
         }
         // JDKs, packages and the like as this machine has them; everything the stack is made of, its own
         var settings = StackSettings.from(name -> own.containsKey(name) ? own.get(name) : System.getenv(name));
+        try {
+            Prerequisites.prepareForFaultSuite(settings, partitions, FaultSuite::say);
+        } catch (RuntimeException e) {
+            new ProcessBuilder("rm", "-rf", dir.toString()).start().waitFor(2, TimeUnit.MINUTES);
+            throw e;
+        }
         var stack = LocalStack.start(settings, LocalStack.Service.all());
         PostgresStandby standby = null;
         try {

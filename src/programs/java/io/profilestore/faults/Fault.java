@@ -17,6 +17,12 @@ enum Fault {
     API_KILLED("kill -9 an API process in the middle of requests, start it again", Duration.ofSeconds(3)),
     API_FROZEN("SIGSTOP an API process past its lock lease (a paused writer)", Duration.ofSeconds(8)),
     POSTGRES_RESTARTED("stop PostgreSQL and start it again", Duration.ofSeconds(6)),
+    /**
+     * A crash, not a stop: a fast shutdown writes out every asynchronous commit (taking and releasing locks commit so,
+     * docs/design/write-path.md, "Locks") and a checkpoint; kill -9 of the whole server loses what it had not written
+     * yet, and it starts again by recovering from its log.
+     */
+    POSTGRES_KILLED("kill -9 the PostgreSQL server, start it again on its data", Duration.ofSeconds(6)),
     RABBITMQ_RESTARTED("stop RabbitMQ and start it again", Duration.ofSeconds(8)),
     ELASTICSEARCH_RESTARTED("stop Elasticsearch and start it again", Duration.ofSeconds(10)),
     INDEXER_STOPPED("stop the indexer for a while, start it again", Duration.ofSeconds(15)),
@@ -34,6 +40,11 @@ enum Fault {
         this.length = length;
     }
 
+    /** Whether it cuts processes off from each other (nftables rules, as root). */
+    boolean partitions() {
+        return this == CASSANDRA_PARTITIONED || this == API_PARTITIONED_FROM_POSTGRES;
+    }
+
     /** One fault as it was injected: which target, and when it began and healed (ns since the run began). */
     record Injected(Fault fault, String target, long start, long healed) {
     }
@@ -41,7 +52,7 @@ enum Fault {
     /** The faults of a run: every kind in an order from the seed, again and again until {@code budget} is used. */
     static List<Fault> plan(long seed, Duration budget, boolean quick) {
         var random = new SplittableRandom(seed);
-        var kinds = quick ? List.of(CASSANDRA_NODE_KILLED, API_KILLED, API_FROZEN, POSTGRES_RESTARTED)
+        var kinds = quick ? List.of(CASSANDRA_NODE_KILLED, API_KILLED, API_FROZEN, POSTGRES_KILLED)
                 : Arrays.stream(values()).filter(f -> f != POSTGRES_FAILOVER).toList();
         var plan = new ArrayList<Fault>();
         long used = 0;
@@ -127,6 +138,12 @@ enum Fault {
                 }
             }
             case POSTGRES_RESTARTED -> target = restart(cluster, Service.POSTGRES);
+            case POSTGRES_KILLED -> {
+                target = "postgres";
+                try (var crash = cluster.stack.crash(Service.POSTGRES)) {
+                    hold();
+                }
+            }
             case RABBITMQ_RESTARTED -> target = restart(cluster, Service.RABBITMQ);
             case ELASTICSEARCH_RESTARTED -> target = restart(cluster, Service.ELASTICSEARCH);
             case POSTGRES_FAILOVER -> {

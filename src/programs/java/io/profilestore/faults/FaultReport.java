@@ -3,21 +3,17 @@ package io.profilestore.faults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.HdrHistogram.Histogram;
 
 /**
  * The report of a run: README.md (what was injected when, what each fault cost, what the check found) and the
  * history itself (history.jsonl), which an external checker can read.
  */
 final class FaultReport {
-
-    /** After a fault heals, how long its costs are still counted against it. */
-    private static final long AFTERMATH = Duration.ofSeconds(10).toNanos();
 
     private FaultReport() {
     }
@@ -39,28 +35,25 @@ final class FaultReport {
         md.append("**").append(outcome.lastLine()).append("**\n\n");
 
         md.append("## Faults and what each cost\n\n");
-        md.append("Requests that began from the fault's start until 10 s after it healed. Errors: answers that are not"
-                + " a success or a refusal (5xx, or no answer; a refused connection, sent again to the other"
-                + " instance, is not one). Recovered: from the heal to the first acknowledged change that began after"
-                + " it.\n\n");
-        md.append("| # | fault | target | at (s) | lasted (s) | requests | errors | p50 | p99 | recovered (s) |\n");
-        md.append("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        int n = 0;
-        for (var fault : outcome.faults()) {
-            var inWindow = history.stream()
-                    .filter(e -> e.start() >= fault.start() && e.start() <= fault.healed() + AFTERMATH).toList();
-            // a refused connection is passed over to the other instance, as a load balancer does: not an error
-            long errors = inWindow.stream().filter(e -> !e.op().equals("refused") && (e.status() == 0 || e.status() >= 500))
-                    .count();
-            var latency = new Histogram(3);
-            inWindow.forEach(e -> latency.recordValue(Math.max(1, (e.end() - e.start()) / 1_000)));
-            var firstOk = history.stream().filter(e -> e.isChange() && e.ok() && e.start() >= fault.healed())
-                    .mapToLong(Event::end).min();
-            md.append(String.format("| %d | %s | %s | %.1f | %.1f | %d | %d | %s | %s | %s |%n", ++n,
+        md.append("Requests under way from the fault's start until 10 s after it healed, or until the next fault struck"
+                + " if sooner (those in flight when it struck too; those the next one cut off are the next one's). Refused: attempts whose"
+                + " connection was refused (the instance was down or starting), each sent again to the other instance as a"
+                + " load balancer would; never sent, they are not counted as requests. Errors: requests answered 5xx, or"
+                + " not answered. Recovered: from the heal to the first acknowledged change that began after it.\n\n");
+        md.append("With: the faults it overlapped (struck while it held, or holding when it was struck); the costs of"
+                + " overlapping faults are counted against each of them.\n\n");
+        md.append("| # | fault | target | at (s) | lasted (s) | with | requests | refused | errors | p50 | p99 | recovered (s) |\n");
+        md.append("| ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        var faults = inOrder(outcome.faults());
+        for (int n = 0; n < faults.size(); n++) {
+            var fault = faults.get(n);
+            var cost = FaultCost.of(fault, faults, history);
+            md.append(String.format("| %d | %s | %s | %.1f | %.1f | %s | %d | %d | %d | %s | %s | %s |%n", n + 1,
                     fault.fault().name().toLowerCase().replace('_', ' '), fault.target(), seconds(fault.start()),
-                    seconds(fault.healed() - fault.start()), inWindow.size(), errors,
-                    millis(latency.getValueAtPercentile(50)), millis(latency.getValueAtPercentile(99)),
-                    firstOk.isPresent() ? String.format("%.1f", seconds(firstOk.getAsLong() - fault.healed())) : "-"));
+                    seconds(fault.healed() - fault.start()), overlapping(faults, n), cost.requests(), cost.refused(),
+                    cost.errors(),
+                    millis(cost.p50Micros()), millis(cost.p99Micros()),
+                    cost.recovered().isPresent() ? String.format("%.1f", seconds(cost.recovered().getAsLong())) : "-"));
         }
 
         md.append("\n## What the check found\n\n");
@@ -107,6 +100,26 @@ final class FaultReport {
                     ofOp.stream().filter(e -> Event.UNKNOWN.equals(e.outcome())).count()));
         }
         Files.writeString(options.out().resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** The faults by the time each was struck (two struck together are recorded as each heals). */
+    static List<Fault.Injected> inOrder(List<Fault.Injected> faults) {
+        var sorted = new ArrayList<>(faults);
+        sorted.sort(Comparator.comparingLong(Fault.Injected::start));
+        return sorted;
+    }
+
+    /** The numbers (from 1) of the other faults that held at some moment while this one did; "-" for none. */
+    static String overlapping(List<Fault.Injected> faults, int n) {
+        var fault = faults.get(n);
+        var with = new ArrayList<String>();
+        for (int other = 0; other < faults.size(); other++) {
+            var it = faults.get(other);
+            if (other != n && it.start() < fault.healed() && fault.start() < it.healed()) {
+                with.add(Integer.toString(other + 1));
+            }
+        }
+        return with.isEmpty() ? "-" : String.join(", ", with);
     }
 
     private static double seconds(long nanos) {

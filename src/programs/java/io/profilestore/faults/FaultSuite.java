@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,36 +33,72 @@ import org.awaitility.core.ConditionTimeoutException;
  * ./faults/run                 about 15 minutes of faults (the committed results)
  * ./faults/run --quick         four faults in a couple of minutes (mvn verify runs it)
  * ./faults/run --seed 7 --duration 600 --out DIR
+ * ./faults/run --quick --runs 10   ten quick runs, seeds 20261201 to 20261210, reports in target/faults-quick/seed-N/
  * </pre>
  */
 public final class FaultSuite {
 
-    /** What to run. */
-    record Options(long seed, Duration duration, int clients, boolean quick, Path out, String command) {
+    /** What to run; {@code runs} of them, with consecutive seeds from {@code seed}. */
+    record Options(long seed, Duration duration, int clients, boolean quick, Path out, String command, int runs) {
+
+        static final String USAGE = "--quick, --seed N, --duration SECONDS, --clients N, --out DIR, --runs N";
 
         static Options parse(String[] args) {
             long seed = 20261201;
             Duration duration = Duration.ofMinutes(12);
             int clients = 12;
             boolean quick = false;
+            int runs = 1;
             Path out = Path.of("faults/results/" + LocalDate.now());
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--seed" -> seed = Long.parseLong(args[++i]);
-                    case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(args[++i]));
-                    case "--clients" -> clients = Integer.parseInt(args[++i]);
-                    case "--out" -> out = Path.of(args[++i]);
+                    case "--seed" -> seed = Long.parseLong(value(args, ++i));
+                    case "--duration" -> duration = Duration.ofSeconds(Long.parseLong(value(args, ++i)));
+                    case "--clients" -> clients = Integer.parseInt(value(args, ++i));
+                    case "--out" -> out = Path.of(value(args, ++i));
+                    case "--runs" -> runs = Integer.parseInt(value(args, ++i));
                     case "--quick" -> {
                         quick = true;
                         duration = Duration.ofSeconds(100);
                         clients = 8;
                         out = Path.of("target/faults-quick");
                     }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (--quick, --seed N, --duration SECONDS, --clients N, --out DIR)");
+                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (" + USAGE + ")");
                 }
             }
-            return new Options(seed, duration, clients, quick, out, String.join(" ", args));
+            if (runs < 1) {
+                throw new IllegalArgumentException("--runs takes a number of runs, 1 or more; not " + runs);
+            }
+            return new Options(seed, duration, clients, quick, out, String.join(" ", args), runs);
+        }
+
+        private static String value(String[] args, int i) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(args[i - 1] + " takes a value (" + USAGE + ")");
+            }
+            return args[i];
+        }
+
+        /**
+         * The i-th of several runs (from 0): seed + i, its report in {@code <out>/seed-<seed + i>/}, and the command
+         * that runs it alone. One run is itself.
+         */
+        Options forRun(int i) {
+            if (runs == 1) {
+                return this;
+            }
+            long its = seed + i;
+            var folder = out.resolve("seed-" + its);
+            var words = new ArrayList<String>();
+            var given = command.isBlank() ? new String[0] : command.split(" ");
+            for (int w = 0; w < given.length; w++) {
+                switch (given[w]) {
+                    case "--runs", "--seed", "--out" -> w++; // replaced below
+                    default -> words.add(given[w]);
+                }
+            }
+            words.addAll(List.of("--seed", Long.toString(its), "--out", folder.toString()));
+            return new Options(its, duration, clients, quick, folder, String.join(" ", words), 1);
         }
     }
 
@@ -79,6 +116,7 @@ public final class FaultSuite {
             return history.undecided().size();
         }
 
+        /** Nothing lost, no invariant broken, no index drift, and every group of profiles decided. */
         boolean passed() {
             return lost == 0 && violations == 0 && drift == 0 && undecided() == 0;
         }
@@ -108,9 +146,17 @@ public final class FaultSuite {
                 }
             }
         }, "faults-shutdown"));
-        var outcome = run(Options.parse(args));
-        System.out.println(outcome.lastLine());
-        System.exit(outcome.passed() ? 0 : 1);
+        var options = Options.parse(args);
+        if (options.runs() == 1) {
+            var outcome = run(options);
+            System.out.println(outcome.lastLine());
+            System.exit(outcome.passed() ? 0 : 1);
+        }
+        boolean passed = SeededRuns.run(options, one -> {
+            var outcome = run(one);
+            return new SeededRuns.Finished(outcome.lastLine(), outcome.passed());
+        }, FaultSuite::say);
+        System.exit(passed ? 0 : 1);
     }
 
     static Outcome run(Options options) throws Exception {
@@ -121,7 +167,9 @@ public final class FaultSuite {
         say("starting a stack of three Cassandra nodes, PostgreSQL, RabbitMQ, Elasticsearch, two API processes "
                 + "and an indexer ...");
         var plan = Fault.plan(options.seed(), options.duration(), options.quick());
-        try (var cluster = Cluster.start(options.out().resolve("logs"), plan.contains(Fault.POSTGRES_FAILOVER))) {
+        var schedule = FaultSchedule.of(plan, options.seed(), options.quick());
+        try (var cluster = Cluster.start(options.out().resolve("logs"), plan.contains(Fault.POSTGRES_FAILOVER),
+                plan.stream().anyMatch(Fault::partitions))) {
             CURRENT.set(cluster);
             var workload = new Workload(cluster.apis, runStart);
             workload.seed(options.quick() ? 10 : 30, 3);
@@ -129,10 +177,11 @@ public final class FaultSuite {
             // restarted instance starts at a higher priority, Instance.BOOST, so merges at full tilt no longer hold
             // its start past its bound)
             workload.mergeHeavyFrom(options.duration().dividedBy(2));
-            say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: " + plan);
+            say("workload: " + options.clients() + " clients for " + options.duration().toSeconds() + " s; faults: "
+                    + schedule);
 
             var faults = new ArrayList<Fault.Injected>();
-            var injector = CompletableFuture.runAsync(() -> inject(cluster, plan, options, runStart, faults));
+            var injector = CompletableFuture.runAsync(() -> inject(cluster, schedule, options, runStart, faults));
             // the workload goes on until the last fault has healed, and 20 s after
             var quietAfterLast = new AtomicLong(Long.MAX_VALUE);
             injector.whenComplete((ok, failed) -> quietAfterLast.set(System.nanoTime() + TimeUnit.SECONDS.toNanos(20)));
@@ -171,27 +220,44 @@ public final class FaultSuite {
         }
     }
 
-    private static void inject(Cluster cluster, List<Fault> plan, Options options, long runStart,
+    private static void inject(Cluster cluster, List<FaultSchedule.Step> schedule, Options options, long runStart,
             List<Fault.Injected> done) {
         var random = new SplittableRandom(options.seed());
         // a quiet spell between faults: the system recovers, and the workload shows it did (the quick run, on every
         // build, keeps it shorter: a few seconds show the recovery as well)
         int quietMillis = options.quick() ? 5_000 : 10_000;
+        var together = Executors.newSingleThreadExecutor();
         try {
-            for (var fault : plan) {
+            for (var step : schedule) {
                 Thread.sleep(quietMillis + random.nextInt(quietMillis));
-                say("fault: " + fault.description);
-                var injected = fault.inject(cluster, random, runStart);
-                synchronized (done) {
-                    done.add(injected);
+                // each fault's own draws (its target), split off before either runs: the same seed, the same targets
+                var firstRandom = random.split();
+                var secondRandom = random.split();
+                say("fault: " + step.first().description);
+                var first = together.submit(() -> record(step.first().inject(cluster, firstRandom, runStart), done));
+                if (step.second() != null) {
+                    Thread.sleep(step.after().toMillis());
+                    say("fault, while the one before holds: " + step.second().description);
+                    record(step.second().inject(cluster, secondRandom, runStart), done);
                 }
+                // bounded: a fault's heal waits at most minutes for a start (Instance.START_WITHIN)
+                first.get(10, TimeUnit.MINUTES);
                 cluster.heal(Duration.ofMinutes(3));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             throw new IllegalStateException("injecting a fault failed", e);
+        } finally {
+            together.shutdownNow();
         }
+    }
+
+    private static Fault.Injected record(Fault.Injected injected, List<Fault.Injected> done) {
+        synchronized (done) {
+            done.add(injected);
+        }
+        return injected;
     }
 
     /** Merges an instance left half done are completed (or abandoned) by the recovery after its delay. */

@@ -1,5 +1,6 @@
 package io.profilestore.faults;
 
+import io.profilestore.stack.Prerequisites;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  * a cut is told by the process, not by the address: the process is moved into a cgroup of its own, and the rules
  * match its sockets' cgroup ({@code socket cgroupv2}). Dropping the table heals every cut; the process goes back to
  * the root cgroup. Needs root, cgroup v2 (alone, or beside v1 under {@code /sys/fs/cgroup/unified}) and Debian's
- * {@code nftables} (the machine check installs it).
+ * {@code nftables} (the suite installs it before a run that partitions: {@code Prerequisites.prepareForFaultSuite}).
  */
 final class Partitions implements AutoCloseable {
 
@@ -118,7 +119,8 @@ final class Partitions implements AutoCloseable {
     }
 
     private static void nft(String... words) {
-        var command = new ArrayList<>(List.of("nft"));
+        // found where Debian puts it, which is on root's PATH but not always on a JVM's started by sudo
+        var command = new ArrayList<>(List.of(Prerequisites.nftOnThisMachine().map(Path::toString).orElse("nft")));
         command.addAll(List.of(words));
         try {
             var process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -131,7 +133,8 @@ final class Partitions implements AutoCloseable {
                 throw new IllegalStateException(String.join(" ", command) + " failed (" + process.exitValue() + "): " + output);
             }
         } catch (IOException e) {
-            throw new IllegalStateException("nft could not run (Debian's nftables, as root): " + e.getMessage(), e);
+            throw new IllegalStateException("nft could not run (Debian's nftables, as root; ./faults/run installs it "
+                    + "before a run that partitions): " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted running nft", e);

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The fault suite's quick variant, on every build: a Cassandra node killed, an API process killed, another frozen
- * past its lease and PostgreSQL restarted under load, on a three-node cluster of its own, with a phase of mostly merges
+ * past its lease and PostgreSQL killed (kill -9) under load, on a three-node cluster of its own, with a phase of mostly merges
  * and unmerges; nothing acknowledged is lost, no invariant is broken (every profile's and user's
  * final user explained by the history), every unknown outcome is settled, and the index ends equal to Cassandra.
  * It has a stack of its own, so it runs beside the other test classes (which run one at a time): the build's
