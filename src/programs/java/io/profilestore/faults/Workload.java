@@ -291,14 +291,14 @@ final class Workload {
             body.putArray("sources").add(source.toString());
             var answer = send("POST", "/v1/users/" + target + "/merge", "application/json", body.toString(), null);
             var moved = new ArrayList<UUID>();
-            var versions = versions(answer);
+            var versions = answer.versions();
             if (answer.status() == 200) {
                 answer.json().path("moved").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
                 merges.add(new Merge(target, source));
                 versions.forEach((pid, version) -> profiles.computeIfPresent(pid, (p, k) -> new Known(target, version)));
             }
             record("merge", answer, List.of(), target, source, null, Map.of(), versions, moved, null, Map.of(),
-                    opId(answer, "mergeId"), Map.of());
+                    answer.operationId("mergeId"), Map.of());
         }
 
         void unmerge() {
@@ -309,7 +309,7 @@ final class Workload {
             var body = JSON.createObjectNode().put("source", merge.source().toString()).toString();
             var answer = send("POST", "/v1/users/" + merge.target() + "/unmerge", "application/json", body, null);
             var moved = new ArrayList<UUID>();
-            var versions = versions(answer);
+            var versions = answer.versions();
             if (answer.status() == 200) {
                 merges.remove(merge);
                 answer.json().path("restored").forEach(list -> list.forEach(pid -> moved.add(UUID.fromString(pid.asText()))));
@@ -318,7 +318,7 @@ final class Workload {
                 merges.remove(merge); // undone by another client, or never applied
             }
             record("unmerge", answer, List.of(), merge.target(), merge.source(), null, Map.of(), versions, moved, null,
-                    Map.of(), opId(answer, "unmergeId"), Map.of());
+                    Map.of(), answer.operationId("unmergeId"), Map.of());
         }
 
         void read(UUID pid) {
@@ -375,30 +375,11 @@ final class Workload {
         void record(String op, Answer answer, List<UUID> pids, UUID uid, UUID source, Long ifMatch,
                 Map<UUID, String> writes, Map<UUID, Long> versions, List<UUID> moved, String write,
                 Map<UUID, Long> expected, UUID opId, Map<UUID, String> seen) {
-            // an unmerge's answer also lists what it left where it was (moved by hand or erased since the merge)
-            var skipped = new ArrayList<UUID>();
-            if (op.equals("unmerge") && answer.status() == 200) {
-                answer.json().path("skipped").forEach(s -> skipped.add(UUID.fromString(s.path("pid").asText())));
-            }
             history.add(new Event(ids.incrementAndGet(), number, op, answer.instance(), answer.start(), answer.end(), pids, uid,
                     source, ifMatch, answer.status(), answer.problem(), answer.outcome(op), writes, versions, moved, write,
-                    expected, opId, seen, answer.requestId(), skipped));
+                    expected, opId, seen, answer.requestId(), op.equals("unmerge") ? answer.skipped() : List.of()));
         }
 
-        /** The versions a merge's or unmerge's answer gives the profiles it moved. */
-        Map<UUID, Long> versions(Answer answer) {
-            var versions = new HashMap<UUID, Long>();
-            answer.json().path("versions").fields().forEachRemaining(v -> versions.put(UUID.fromString(v.getKey()),
-                    v.getValue().asLong()));
-            return versions;
-        }
-
-        /** The operation's own id: {@code field} of a 200, or the one a 503 operation-pending gives. */
-        UUID opId(Answer answer, String field) {
-            String id = answer.status() == 200 && field != null ? answer.json().path(field).asText(null)
-                    : "operation-pending".equals(answer.problem()) ? answer.json().path("operationId").asText(null) : null;
-            return id == null ? null : UUID.fromString(id);
-        }
     }
 
 }

@@ -8,6 +8,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** How the workload's clients send a request to an API instance, and read its answer as the history needs it. */
@@ -37,6 +41,29 @@ final class WorkloadHttp {
                 return op.equals("read") ? Event.FAILED : Event.UNKNOWN;
             }
             return Event.FAILED;
+        }
+
+        /** The versions a merge's or unmerge's answer gives the profiles it moved. */
+        Map<UUID, Long> versions() {
+            var versions = new HashMap<UUID, Long>();
+            json.path("versions").fields().forEachRemaining(v -> versions.put(UUID.fromString(v.getKey()), v.getValue().asLong()));
+            return versions;
+        }
+
+        /** What an unmerge's answer says it left where it was (moved by hand or erased since the merge). */
+        List<UUID> skipped() {
+            var skipped = new ArrayList<UUID>();
+            if (status == 200) {
+                json.path("skipped").forEach(s -> skipped.add(UUID.fromString(s.path("pid").asText())));
+            }
+            return skipped;
+        }
+
+        /** The operation's own id: {@code field} of a 200, or the one a 503 operation-pending gives. */
+        UUID operationId(String field) {
+            String id = status == 200 ? json.path(field).asText(null)
+                    : "operation-pending".equals(problem) ? json.path("operationId").asText(null) : null;
+            return id == null ? null : UUID.fromString(id);
         }
     }
 
