@@ -7,6 +7,7 @@ import io.profilestore.db.EntityLocks;
 import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.UUID;
 
@@ -30,15 +31,16 @@ final class LandedResumes {
      */
     static PreparedOperation<UserResults.Merged> merge(UserReads reads, Operation merge,
             List<Move> journaled) {
-        var candidates = new LinkedHashMap<UUID, UUID>();
-        merge.sources().forEach(source -> reads.pidsOf(source).forEach(pid -> candidates.put(pid, source)));
-        journaled.forEach(move -> candidates.putIfAbsent(move.pid(), move.from()));
-        reads.lock(candidates.keySet().stream().map(EntityLocks::profile).toList());
-        var rows = reads.profiles(candidates.keySet());
+        var candidates = new LinkedHashSet<UUID>();
+        merge.sources().forEach(source -> candidates.addAll(reads.pidsOf(source)));
+        journaled.forEach(move -> candidates.add(move.pid()));
+        reads.lock(candidates.stream().map(EntityLocks::profile).toList());
+        var rows = reads.profiles(candidates);
+        // the source a profile is under is the one its row names, whichever lists it (a late write's link may too)
         var left = new LinkedHashMap<UUID, UUID>();
-        candidates.forEach((pid, from) -> {
-            if (rows.containsKey(pid) && from.equals(rows.get(pid).uid())) {
-                left.put(pid, from);
+        candidates.forEach(pid -> {
+            if (rows.containsKey(pid) && merge.sources().contains(rows.get(pid).uid())) {
+                left.put(pid, rows.get(pid).uid());
             }
         });
         if (left.isEmpty()) {

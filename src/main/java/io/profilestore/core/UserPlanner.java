@@ -134,23 +134,24 @@ public final class UserPlanner {
         reads.lock(memberIds.stream().map(EntityLocks::user).toList());
         refuseWhilePending(reads, merge, withTarget(target, Stream.concat(merge.sources().stream(), memberIds.stream()).toList()));
 
-        // what moves: every profile a source holds now, and (resuming) what the journal says was moving
-        var moving = new LinkedHashMap<UUID, UUID>();
-        for (UUID source : merge.sources()) {
-            reads.pidsOf(source).forEach(pid -> moving.put(pid, source));
-        }
-        journaled.forEach(move -> moving.putIfAbsent(move.pid(), move.from()));
-        reads.lock(moving.keySet().stream().map(EntityLocks::profile).toList());
-        var rows = reads.profiles(moving.keySet());
-        // a pid listed under a source whose row names another user is not the source's (a late write's link); a
-        // resumed merge takes the rows its batch moved already as they are
+        // what moves: every profile a source lists now, and (resuming) what the journal says was moving
+        var moving = new LinkedHashSet<UUID>();
+        merge.sources().forEach(source -> moving.addAll(reads.pidsOf(source)));
+        journaled.forEach(move -> moving.add(move.pid()));
+        reads.lock(moving.stream().map(EntityLocks::profile).toList());
+        var rows = reads.profiles(moving);
+        // the row says which source a profile is under, not a list: a late write's link can list it under another
+        // user, a source of this merge too; a resumed merge takes the rows its batch moved already as they are
         var taken = new LinkedHashMap<UUID, UUID>();
-        moving.forEach((pid, from) -> {
+        for (UUID pid : moving) {
             var row = rows.get(pid);
-            if (row != null && (from.equals(row.uid()) || resume && target.equals(row.uid()))) {
-                taken.put(pid, from);
+            var move = journaledMove(journaled, pid);
+            if (row != null && merge.sources().contains(row.uid())) {
+                taken.put(pid, row.uid());
+            } else if (row != null && move != null && target.equals(row.uid())) {
+                taken.put(pid, move.from());
             }
-        });
+        }
         // the limits hold for a resumed merge too: its users may hold more now than when it was recorded
         int holds = reads.pidsOf(target).size();
         long stillMoving = taken.entrySet().stream().filter(e -> e.getValue().equals(rows.get(e.getKey()).uid())).count();

@@ -153,6 +153,14 @@ final class UsersOnMaps implements UsersUnderTest {
         return profiles.get(pid);
     }
 
+    /**
+     * A link a late write left: {@code uid_pid} lists the profile under a user its row does not name, beside the one it
+     * does (until check-tables removes it).
+     */
+    void strayLink(UUID uid, UUID pid) {
+        links.computeIfAbsent(uid, u -> new LinkedHashSet<>()).add(pid);
+    }
+
     /** The user as {@code GET /v1/users/{uid}} shows it: the root its row names, and the profiles under it. */
     @Override
     public UsersModel.Shown user(UUID uid) {
