@@ -6,6 +6,7 @@ import io.profilestore.api.UserResults;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,7 +45,7 @@ final class LandedResumes {
             }
         });
         if (left.isEmpty()) {
-            return PreparedOperation.done(UserPlanner.merged(merge, journaled));
+            return PreparedOperation.done(merged(merge, journaled));
         }
         return new PreparedOperation<>(null, newestWrite(rows.values(), List.of()), (at, fence) -> {
             var plan = new UserPlanBuilder();
@@ -80,5 +81,15 @@ final class LandedResumes {
             });
             return plan.done(UserPlanner.unmerged(unmerge, plan.moves(), List.of()));
         });
+    }
+
+    private static UserResults.Merged merged(Operation merge, List<Move> moves) {
+        var moved = new LinkedHashMap<UUID, List<UUID>>();
+        var versions = new LinkedHashMap<UUID, Long>();
+        moves.forEach(move -> {
+            moved.computeIfAbsent(move.from(), f -> new ArrayList<>()).add(move.pid());
+            versions.put(move.pid(), move.version());
+        });
+        return new UserResults.Merged(merge.opId(), merge.target(), moved, versions);
     }
 }

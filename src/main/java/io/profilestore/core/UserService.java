@@ -210,7 +210,9 @@ public class UserService {
      * that it would break a limit). Its batch may still land: a coordinator that took it keeps it in its batchlog and
      * replays it, maybe much later, at the operation's own fence. So first every row that batch would have written is
      * written again as it stands now, at a fence above it, which a late batch loses to; only then is the operation
-     * marked abandoned. Returns false when it is not pending (any more).
+     * marked abandoned. That is only right while the batch shows on none of those rows: one seen in part lands whole,
+     * so the operation stands and is completed ({@link UserTrees#batchShows}), not frozen half done. Returns false when
+     * it is not pending (any more), or stands.
      */
     public boolean abandon(Operation operation) {
         return changes.underLock(userLocks(operation), change -> {
@@ -228,6 +230,11 @@ public class UserService {
             var users = dao.findUsers(uids);
             var moves = journal.moves(operation.opId());
             change.lockMore(moves.stream().map(move -> EntityLocks.profile(move.pid())).toList());
+            if (UserTrees.batchShows(new Stored(change), operation)) {
+                LOG.info("the interrupted {} {} is not abandoned: its batch shows on its rows, so it is completed",
+                        operation.kind(), operation.opId());
+                return false;
+            }
             var rows = dao.findAll(moves.stream().map(Move::pid).toList());
             change.fenceAbove(UserTrees.newestWrite(rows.values(), users.values()));
             long fence = change.lease().fence();

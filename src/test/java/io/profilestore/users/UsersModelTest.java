@@ -120,6 +120,31 @@ class UsersModelTest {
                 .containsExactlyInAnyOrder(target.pid(), owner.pid(), other.pid(), taken.get().pid());
     }
 
+    /**
+     * A logged batch seen in part lands whole in the end (its batchlog replays the rest). A merge whose batch has moved
+     * one profile when the recovery comes, and whose source took another profile meanwhile, stands: the recovery
+     * completes it past the limit rather than refuse it (which would have it abandoned, frozen half done).
+     */
+    @Test
+    void aResumedMergeWhoseBatchIsSeenInPartIsCompletedPastTheLimits() {
+        var users = new UsersOnMaps(settings());
+        var target = users.create(null);
+        for (int i = 1; i < LIMITS.maxProfilesPerUser() - 1; i++) {
+            users.create(target.uid());
+        }
+        var source = users.create(null);
+        var meanwhile = new AtomicReference<UsersModel.Answer>();
+
+        var merge = users.mergeSeenInPart(target.uid(), List.of(source.uid()), source.pid(),
+                () -> meanwhile.set(users.create(source.uid())));
+
+        assertThat(merge.status()).as(merge.toString()).isEqualTo(503);
+        assertThat(meanwhile.get().status()).as("the source's row did not show the merge yet").isEqualTo(201);
+        assertThat(users.userRow(source.uid()).masterUid()).isEqualTo(target.uid());
+        assertThat(users.user(target.uid()).versions()).as("past the limit of %s", LIMITS.maxProfilesPerUser())
+                .hasSize(LIMITS.maxProfilesPerUser() + 1).containsKeys(source.pid(), meanwhile.get().pid());
+    }
+
     /** The two orders of the report that opened this: both end where they started. */
     @Test
     void anEarlierMergeUndoneAfterALaterOneEndsWhereItStartedInEitherOrder() {
