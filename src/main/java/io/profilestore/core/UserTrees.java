@@ -52,8 +52,8 @@ final class UserTrees {
      */
     static void refuseWhilePending(UserReads reads, Operation operation, Collection<UUID> users) {
         if (reads.pendingOn(users, operation.opId())) {
-            throw new UserOperationException(UserOperationException.Kind.CONFLICT, "an interrupted merge or unmerge of"
-                    + " these users is being completed (users.recoveryDelay); retry in a few seconds");
+            throw new AwaitingRecoveryException("an interrupted merge or unmerge of these users is being completed"
+                    + " (users.recoveryDelay); retry in a few seconds");
         }
     }
 
