@@ -103,7 +103,9 @@ public class UserService {
     /**
      * Puts a profile under the root of its home's tree when it is not (a late write can leave one elsewhere), as the
      * merges and unmerges would have: everything is looked at again under the locks of the profile, the user it is
-     * under and the root. Returns false when there is nothing to do (any more).
+     * under and the root. A merge or unmerge of those users that a crash interrupted may have left it there, its batch
+     * seen in part: that one is left to the recovery, which completes it. Returns false when there is nothing to do
+     * (any more), or it waits for the recovery.
      */
     public boolean placeUnderRoot(UUID pid) {
         var before = dao.find(pid).orElse(null);
@@ -118,7 +120,8 @@ public class UserService {
         return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(root)),
                 change -> {
                     var current = dao.find(pid).orElse(null);
-                    if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))) {
+                    if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))
+                            || journal.pendingOn(List.of(current.home(), from, root), null)) {
                         return false;
                     }
                     // no limit: the profile is the root's by the rules already, and stays countable where it is

@@ -24,15 +24,16 @@ import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Merges and unmerges a crash interrupted, met by others of their kind before the recovery completes them. The
- * instance's own recovery waits an hour here: the test runs the recovery's rounds itself (each call one round, as
- * every instance runs them), so that it says what each round finds.
+ * Merges and unmerges a crash interrupted, met by others of their kind and by check-tables before the recovery
+ * completes them. The instance's own recovery waits an hour here: the test runs the recovery's rounds itself (each
+ * call one round, as every instance runs them), so that it says what each round finds.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class InterruptedOperationsIT {
@@ -83,6 +84,39 @@ class InterruptedOperationsIT {
         assertThat(Stores.pidsOfUser(root)).hasSize(2);
     }
 
+    /**
+     * A merge killed after it was recorded, one profile of its batch landed (under the target, the rest not yet):
+     * that profile is away from the root of its home's tree (its home, the source, is a root still) until the merge
+     * is done. check-tables leaves it to the recovery, as it leaves the users an interrupted operation waits on; moved
+     * back to the source, it would undo part of a batch that lands whole.
+     */
+    @Test
+    void checkTablesLeavesAProfileOfAnInterruptedMergeToTheRecovery() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = newUser(api);
+        var source = newUser(api);
+        assertThat(api.createFor(source, "{\"surname\": \"Орлова\"}").status()).isEqualTo(201);
+        var moving = Stores.pidsOfUser(source);
+        var landed = moving.get(0);
+
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        ResumedMergesIT.landPartOfTheBatch(target, source, landed, Stores.fenceOf("user:" + source));
+        awaitLocksRanOut(List.of(target, source), moving);
+        assertThat(api.get(landed).json().path("uid").asText()).isEqualTo(target.toString());
+
+        assertThat(checkTables(api)).as("not a disagreement while the merge is pending")
+                .doesNotContain(landed.toString());
+        assertThat(api.get(landed).json().path("uid").asText()).as("where the batch put it")
+                .isEqualTo(target.toString());
+        assertThat(api.get(landed).version()).isEqualTo(2);
+
+        recovery().recover();
+        assertThat(Stores.operationStates(target)).containsExactly("applied");
+        assertThat(Stores.pidsOfUser(target)).hasSize(3).containsAll(moving);
+        assertThat(api.get(landed).version()).as("moved once").isEqualTo(2);
+        assertThat(shownAs(api, source)).isEqualTo(target);
+    }
+
     /** The recovery as an instance runs it, without its delay: each call is one round. */
     private static UserOperationRecovery recovery() {
         var config = TestStack.configuration();
@@ -104,6 +138,12 @@ class InterruptedOperationsIT {
         pids.forEach(pid -> entities.add(EntityLocks.profile(pid)));
         await("the killed instance's locks to run out").atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(100)).until(() -> entities.stream().allMatch(Stores::leaseRanOut));
+    }
+
+    private static String checkTables(Api api) {
+        var reply = api.onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables?list=true", null, null, Map.of());
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        return reply.body();
     }
 
     /** The user {@code GET /v1/users/{uid}} answers with: the root of its tree. */
