@@ -117,8 +117,42 @@ class InterruptedOperationsIT {
         assertThat(shownAs(api, source)).isEqualTo(target);
     }
 
+    /**
+     * A merge killed once recorded, one profile of its batch landed: abandon itself, deciding under its own locks,
+     * leaves it (the rest of the batch lands too), whoever asks; written again as they stand, its rows would stay half
+     * done. The recovery then completes it.
+     */
+    @Test
+    void abandonLeavesAMergeWhoseBatchIsSeenInPart() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = newUser(api);
+        var source = newUser(api);
+        assertThat(api.createFor(source, "{\"surname\": \"Орлова\"}").status()).isEqualTo(201);
+        var moving = Stores.pidsOfUser(source);
+        var landed = moving.get(0);
+
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        ResumedMergesIT.landPartOfTheBatch(target, source, landed, Stores.fenceOf("user:" + source));
+        awaitLocksRanOut(List.of(target, source), moving);
+        var merge = journal().pending(Duration.ZERO).stream().filter(operation -> operation.target().equals(target))
+                .findFirst().orElseThrow();
+
+        assertThat(users().abandon(merge)).as("abandoned").isFalse();
+        assertThat(Stores.operationStates(target)).containsExactly("pending");
+        assertThat(Stores.pidsOfUser(source)).hasSize(1);
+
+        recovery().recover();
+        assertThat(Stores.operationStates(target)).containsExactly("applied");
+        assertThat(Stores.pidsOfUser(target)).hasSize(3).containsAll(moving);
+    }
+
     /** The recovery as an instance runs it, without its delay: each call is one round. */
     private static UserOperationRecovery recovery() {
+        return new UserOperationRecovery(journal(), users(), Duration.ZERO, Duration.ofSeconds(1));
+    }
+
+    /** The service as an instance builds it. */
+    private static UserService users() {
         var config = TestStack.configuration();
         var backends = TestStack.backends();
         var metrics = new MetricRegistry();
@@ -126,9 +160,11 @@ class InterruptedOperationsIT {
                 new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics));
         var locks = new EntityLocks(backends.postgres(), config.profiles.lockLease.toJavaDuration(), metrics);
         var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), List.of(), WritePathProbe.NONE);
-        var journal = new UserOperations(backends.postgres());
-        return new UserOperationRecovery(journal, new UserService(dao, changes, journal, config.users), Duration.ZERO,
-                Duration.ofSeconds(1));
+        return new UserService(dao, changes, journal(), config.users);
+    }
+
+    private static UserOperations journal() {
+        return new UserOperations(TestStack.backends().postgres());
     }
 
     /** Until the killed instances' locks have run out: before, the next change would only find them busy. */
