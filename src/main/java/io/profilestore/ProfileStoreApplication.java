@@ -38,6 +38,7 @@ import io.profilestore.core.ProfileService;
 import io.profilestore.core.TableCheck;
 import io.profilestore.core.TableCheckSchedule;
 import io.profilestore.core.TableCheckTask;
+import io.profilestore.core.UnsettledSweep;
 import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserHistory;
 import io.profilestore.core.UserService;
@@ -218,6 +219,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));
             environment.lifecycle().manage(new TableCheckSchedule(tableCheck, oneAtATime,
                     config.users.checkTablesEvery.toJavaDuration()));
+            environment.lifecycle().manage(new UnsettledSweep(changes, locks.unsettled(), oneAtATime));
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));
             jersey.register(new UserResource(users, new UserHistory(dao, journal, history)));

@@ -6,7 +6,9 @@ import io.profilestore.api.UserResults;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.UUID;
 
@@ -30,19 +32,20 @@ final class LandedResumes {
      */
     static PreparedOperation<UserResults.Merged> merge(UserReads reads, Operation merge,
             List<Move> journaled) {
-        var candidates = new LinkedHashMap<UUID, UUID>();
-        merge.sources().forEach(source -> reads.pidsOf(source).forEach(pid -> candidates.put(pid, source)));
-        journaled.forEach(move -> candidates.putIfAbsent(move.pid(), move.from()));
-        reads.lock(candidates.keySet().stream().map(EntityLocks::profile).toList());
-        var rows = reads.profiles(candidates.keySet());
+        var candidates = new LinkedHashSet<UUID>();
+        merge.sources().forEach(source -> candidates.addAll(reads.pidsOf(source)));
+        journaled.forEach(move -> candidates.add(move.pid()));
+        reads.lock(candidates.stream().map(EntityLocks::profile).toList());
+        var rows = reads.profiles(candidates);
+        // the source a profile is under is the one its row names, whichever lists it (a late write's link may too)
         var left = new LinkedHashMap<UUID, UUID>();
-        candidates.forEach((pid, from) -> {
-            if (rows.containsKey(pid) && from.equals(rows.get(pid).uid())) {
-                left.put(pid, from);
+        candidates.forEach(pid -> {
+            if (rows.containsKey(pid) && merge.sources().contains(rows.get(pid).uid())) {
+                left.put(pid, rows.get(pid).uid());
             }
         });
         if (left.isEmpty()) {
-            return PreparedOperation.done(UserPlanner.merged(merge, journaled));
+            return PreparedOperation.done(merged(merge, journaled));
         }
         return new PreparedOperation<>(null, newestWrite(rows.values(), List.of()), (at, fence) -> {
             var plan = new UserPlanBuilder();
@@ -78,5 +81,15 @@ final class LandedResumes {
             });
             return plan.done(UserPlanner.unmerged(unmerge, plan.moves(), List.of()));
         });
+    }
+
+    private static UserResults.Merged merged(Operation merge, List<Move> moves) {
+        var moved = new LinkedHashMap<UUID, List<UUID>>();
+        var versions = new LinkedHashMap<UUID, Long>();
+        moves.forEach(move -> {
+            moved.computeIfAbsent(move.from(), f -> new ArrayList<>()).add(move.pid());
+            versions.put(move.pid(), move.version());
+        });
+        return new UserResults.Merged(merge.opId(), merge.target(), moved, versions);
     }
 }

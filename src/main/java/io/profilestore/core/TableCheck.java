@@ -43,6 +43,7 @@ public class TableCheck {
     private final ChangeRunner changes;
     private final UserService users;
     private final UserTreeCheck trees;
+    private final JournalHistory journal;
 
     public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, JournalHistory journal,
             UserSettings settings) {
@@ -50,6 +51,7 @@ public class TableCheck {
         this.changes = changes;
         this.users = users;
         this.trees = new UserTreeCheck(dao, changes, journal, settings.maxMergedUsers);
+        this.journal = journal;
     }
 
     /** Checks the tables; repairs what disagrees unless {@code repair} is false; says what it found. */
@@ -120,8 +122,13 @@ public class TableCheck {
             UUID root = users.rootOf(row.home(), uid -> unsound.contains(uid) ? null
                     : owners.computeIfAbsent(uid, u -> dao.findUser(u).orElse(null)));
             if (root != null && !root.equals(row.uid())) {
-                tally.found(Kind.AWAY_FROM_ROOT, "profile " + row.pid() + " under user " + row.uid() + ", its root "
-                        + root, () -> placeUnderRoot(row));
+                if (!journal.pendingUsers(List.of(row.home(), row.uid(), root)).isEmpty()) {
+                    // maybe part of an interrupted operation's batch, landed before the rest: the recovery's
+                    tally.skipped();
+                } else {
+                    tally.found(Kind.AWAY_FROM_ROOT, "profile " + row.pid() + " under user " + row.uid() + ", its root "
+                            + root, () -> placeUnderRoot(row));
+                }
             }
         }
     }

@@ -1,9 +1,11 @@
 package io.profilestore.core;
 
+import static io.profilestore.core.UserTrees.batchShows;
 import static io.profilestore.core.UserTrees.below;
 import static io.profilestore.core.UserTrees.bytes;
 import static io.profilestore.core.UserTrees.existing;
 import static io.profilestore.core.UserTrees.newestWrite;
+import static io.profilestore.core.UserTrees.notMoved;
 import static io.profilestore.core.UserTrees.refuseWhilePending;
 import static io.profilestore.core.UserTrees.withTarget;
 
@@ -23,7 +25,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -92,7 +93,8 @@ public final class UserPlanner {
 
     /**
      * A merge, its target's and sources' locks held. Resuming an interrupted one, what it journaled is read, and
-     * rows its batch may have written already are taken as they are; one whose batch landed: {@link LandedResumes}.
+     * rows its batch may have written already are taken as they are; one whose batch shows on a row is not limited
+     * again ({@link UserTrees#batchShows}); one whose batch landed: {@link LandedResumes}.
      */
     public PreparedOperation<UserResults.Merged> prepareMerge(UserReads reads, Operation merge, boolean resume) {
         UUID target = merge.target();
@@ -125,39 +127,43 @@ public final class UserPlanner {
             tree.add(source);
             tree.addAll(below.keySet());
         }
-        if (tree.size() > settings.maxMergedUsers) {
-            throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merged user would hold "
-                    + tree.size() + " users; the limit is " + settings.maxMergedUsers
-                    + " (users.maxMergedUsers): a merge rewrites every one of them", settings.maxMergedUsers);
+        if (!resume) {
+            checkTreeSize(tree.size()); // before the members' locks are taken
         }
         var memberIds = members.values().stream().flatMap(Collection::stream).map(UserRow::uid).toList();
         reads.lock(memberIds.stream().map(EntityLocks::user).toList());
         refuseWhilePending(reads, merge, withTarget(target, Stream.concat(merge.sources().stream(), memberIds.stream()).toList()));
 
-        // what moves: every profile a source holds now, and (resuming) what the journal says was moving
-        var moving = new LinkedHashMap<UUID, UUID>();
-        for (UUID source : merge.sources()) {
-            reads.pidsOf(source).forEach(pid -> moving.put(pid, source));
-        }
-        journaled.forEach(move -> moving.putIfAbsent(move.pid(), move.from()));
-        reads.lock(moving.keySet().stream().map(EntityLocks::profile).toList());
-        var rows = reads.profiles(moving.keySet());
-        // a pid listed under a source whose row names another user is not the source's (a late write's link); a
-        // resumed merge takes the rows its batch moved already as they are
+        // what moves: every profile a source lists now, and (resuming) what the journal says was moving
+        var moving = new LinkedHashSet<UUID>();
+        merge.sources().forEach(source -> moving.addAll(reads.pidsOf(source)));
+        journaled.forEach(move -> moving.add(move.pid()));
+        reads.lock(moving.stream().map(EntityLocks::profile).toList());
+        var rows = reads.profiles(moving);
+        // the row says which source a profile is under, not a list: a late write's link can list it under another
+        // user, a source of this merge too; a resumed merge takes the rows its batch moved already as they are
         var taken = new LinkedHashMap<UUID, UUID>();
-        moving.forEach((pid, from) -> {
+        for (UUID pid : moving) {
             var row = rows.get(pid);
-            if (row != null && (from.equals(row.uid()) || resume && target.equals(row.uid()))) {
-                taken.put(pid, from);
+            var move = journaledMove(journaled, pid);
+            if (row != null && merge.sources().contains(row.uid())) {
+                taken.put(pid, row.uid());
+            } else if (row != null && move != null && target.equals(row.uid())) {
+                taken.put(pid, move.from());
             }
-        });
-        // the limits hold for a resumed merge too: its users may hold more now than when it was recorded
-        int holds = reads.pidsOf(target).size();
-        long stillMoving = taken.entrySet().stream().filter(e -> e.getValue().equals(rows.get(e.getKey()).uid())).count();
-        if (holds + stillMoving > settings.maxProfilesPerUser) {
-            throw new UserFullException(target, (int) (holds + stillMoving), settings.maxProfilesPerUser);
         }
-        checkSize("merge", taken.keySet().stream().map(rows::get).toList());
+        // the limits hold for a resumed merge too, its users may hold more now than when it was recorded; unless its
+        // batch shows on a row: then it lands whole in the end, and stands
+        if (!resume || !batchShows(reads, merge)) {
+            checkTreeSize(tree.size());
+            int holds = reads.pidsOf(target).size();
+            long stillMoving = taken.entrySet().stream().filter(e -> e.getValue().equals(rows.get(e.getKey()).uid()))
+                    .count();
+            if (holds + stillMoving > settings.maxProfilesPerUser) {
+                throw new UserFullException(target, (int) (holds + stillMoving), settings.maxProfilesPerUser);
+            }
+            checkSize("merge", taken.keySet().stream().map(rows::get).toList());
+        }
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
                 members.values().stream().flatMap(Collection::stream)).toList());
         return new PreparedOperation<>(null, newest, (at, fence) -> {
@@ -185,8 +191,8 @@ public final class UserPlanner {
 
     /**
      * An unmerge, the locks of the user its sources were merged into and of the sources held. Resuming an
-     * interrupted one, rows its batch may have written already are taken as they are; one whose batch landed:
-     * {@link LandedResumes}.
+     * interrupted one, rows its batch may have written already are taken as they are, and one whose batch shows on
+     * a row is not limited again; one whose batch landed: {@link LandedResumes}.
      */
     public PreparedOperation<UserResults.Unmerged> prepareUnmerge(UserReads reads, Operation unmerge, boolean resume) {
         UUID target = unmerge.target();
@@ -256,7 +262,9 @@ public final class UserPlanner {
                 }
             }
         }
-        checkSize("unmerge", returning.keySet().stream().map(rows::get).toList());
+        if (!resume || !batchShows(reads, unmerge)) {
+            checkSize("unmerge", returning.keySet().stream().map(rows::get).toList());
+        }
         long newest = newestWrite(rows.values(), Stream.concat(users.values().stream(),
                 subtrees.values().stream().flatMap(tree -> tree.values().stream())).toList());
         return new PreparedOperation<>(null, newest, (at, fence) -> {
@@ -296,20 +304,6 @@ public final class UserPlanner {
 
     private static Move journaledMove(List<Move> journaled, UUID pid) {
         return journaled.stream().filter(move -> move.pid().equals(pid)).findFirst().orElse(null);
-    }
-
-    /**
-     * Of what the interrupted run of a resumed operation journaled, the profiles it surely did not move: not taken
-     * now, under another user than the run would have put them under, at exactly the version the run planned for
-     * them. Each change adds one to a profile's version, so another change made that version (a move by hand) before
-     * the run's write could land; had it landed first, that change would have put the profile above it. A profile
-     * changed again since, or erased, may have been moved by the run first: its journal row stays.
-     */
-    private static List<UUID> notMoved(List<Move> journaled, Set<UUID> taken, Map<UUID, ProfileRow> rows) {
-        return journaled.stream().filter(move -> !taken.contains(move.pid())).filter(move -> {
-            var row = rows.get(move.pid());
-            return row != null && row.version() == move.version() && !move.to().equals(row.uid());
-        }).map(Move::pid).toList();
     }
 
     /**
@@ -358,6 +352,14 @@ public final class UserPlanner {
         });
     }
 
+    private void checkTreeSize(int users) {
+        if (users > settings.maxMergedUsers) {
+            throw new UserOperationException(UserOperationException.Kind.TOO_LARGE, "the merged user would hold "
+                    + users + " users; the limit is " + settings.maxMergedUsers
+                    + " (users.maxMergedUsers): a merge rewrites every one of them", settings.maxMergedUsers);
+        }
+    }
+
     /** One batch holds at most users.maxMergeSize of documents: Cassandra refuses a batch past its threshold. */
     private void checkSize(String operation, Collection<ProfileRow> rows) {
         long bytes = bytes(rows);
@@ -367,16 +369,6 @@ public final class UserPlanner {
                     + " (users.maxMergeSize): " + ("merge".equals(operation) ? "merge fewer users at a time"
                     : "move some of the profiles to their users by hand first"));
         }
-    }
-
-    static UserResults.Merged merged(Operation merge, List<Move> moves) {
-        var moved = new LinkedHashMap<UUID, List<UUID>>();
-        var versions = new LinkedHashMap<UUID, Long>();
-        moves.forEach(move -> {
-            moved.computeIfAbsent(move.from(), f -> new ArrayList<>()).add(move.pid());
-            versions.put(move.pid(), move.version());
-        });
-        return new UserResults.Merged(merge.opId(), merge.target(), moved, versions);
     }
 
     static UserResults.Unmerged unmerged(Operation unmerge, List<Move> moves, List<UserResults.Skipped> skipped) {

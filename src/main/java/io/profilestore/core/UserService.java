@@ -103,7 +103,9 @@ public class UserService {
     /**
      * Puts a profile under the root of its home's tree when it is not (a late write can leave one elsewhere), as the
      * merges and unmerges would have: everything is looked at again under the locks of the profile, the user it is
-     * under and the root. Returns false when there is nothing to do (any more).
+     * under and the root. A merge or unmerge of those users that a crash interrupted may have left it there, its batch
+     * seen in part: that one is left to the recovery, which completes it. Returns false when there is nothing to do
+     * (any more), or it waits for the recovery.
      */
     public boolean placeUnderRoot(UUID pid) {
         var before = dao.find(pid).orElse(null);
@@ -118,7 +120,8 @@ public class UserService {
         return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(root)),
                 change -> {
                     var current = dao.find(pid).orElse(null);
-                    if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))) {
+                    if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))
+                            || journal.pendingOn(List.of(current.home(), from, root), null)) {
                         return false;
                     }
                     // no limit: the profile is the root's by the rules already, and stays countable where it is
@@ -210,7 +213,9 @@ public class UserService {
      * that it would break a limit). Its batch may still land: a coordinator that took it keeps it in its batchlog and
      * replays it, maybe much later, at the operation's own fence. So first every row that batch would have written is
      * written again as it stands now, at a fence above it, which a late batch loses to; only then is the operation
-     * marked abandoned. Returns false when it is not pending (any more).
+     * marked abandoned. That is only right while the batch shows on none of those rows: one seen in part lands whole,
+     * so the operation stands and is completed ({@link UserTrees#batchShows}), not frozen half done. Returns false when
+     * it is not pending (any more), or stands.
      */
     public boolean abandon(Operation operation) {
         return changes.underLock(userLocks(operation), change -> {
@@ -228,6 +233,11 @@ public class UserService {
             var users = dao.findUsers(uids);
             var moves = journal.moves(operation.opId());
             change.lockMore(moves.stream().map(move -> EntityLocks.profile(move.pid())).toList());
+            if (UserTrees.batchShows(new Stored(change), operation)) {
+                LOG.info("the interrupted {} {} is not abandoned: its batch shows on its rows, so it is completed",
+                        operation.kind(), operation.opId());
+                return false;
+            }
             var rows = dao.findAll(moves.stream().map(Move::pid).toList());
             change.fenceAbove(UserTrees.newestWrite(rows.values(), users.values()));
             long fence = change.lease().fence();

@@ -1,6 +1,8 @@
 package io.profilestore.core;
 
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.UserOperations.Kind;
+import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
 import io.profilestore.db.UserRow;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /** What {@link UserPlanner}'s operations share: the users of a tree, the rows read, the refusals. */
@@ -49,9 +52,51 @@ final class UserTrees {
      */
     static void refuseWhilePending(UserReads reads, Operation operation, Collection<UUID> users) {
         if (reads.pendingOn(users, operation.opId())) {
-            throw new UserOperationException(UserOperationException.Kind.CONFLICT, "an interrupted merge or unmerge of"
-                    + " these users is being completed (users.recoveryDelay); retry in a few seconds");
+            throw new AwaitingRecoveryException("an interrupted merge or unmerge of these users is being completed"
+                    + " (users.recoveryDelay); retry in a few seconds");
         }
+    }
+
+    /**
+     * Whether a batch of this interrupted merge or unmerge (its first run's or a resumed run's) shows on a row it
+     * writes: a source under the target (a merge) or a root again (an unmerge), a user of a source's tree whose master
+     * is the target (a merge) or the source (an unmerge), a profile it journaled under the user it moved it to, with
+     * the home it had. While the operation is pending nothing else writes these: other merges and unmerges of its
+     * users are refused, and a move by hand makes the user it moves a profile to that profile's home. A logged batch
+     * seen anywhere lands whole in the end (its batchlog replays the rest), so the operation stands: it is completed,
+     * never abandoned (which would write its rows again as they stand, half of it, above the rest of it).
+     */
+    static boolean batchShows(UserReads reads, Operation operation) {
+        boolean merge = operation.kind() == Kind.MERGE;
+        var sources = reads.users(operation.sources());
+        for (UUID source : operation.sources()) {
+            var row = sources.get(source);
+            if (row != null && (merge ? operation.target().equals(row.parent()) : row.parent() == null)
+                    || !below(reads, source, merge ? operation.target() : source).isEmpty()) {
+                return true;
+            }
+        }
+        var journaled = reads.moves(operation.opId());
+        var rows = reads.profiles(journaled.stream().map(Move::pid).toList());
+        return journaled.stream().anyMatch(move -> {
+            var row = rows.get(move.pid());
+            return row != null && move.to().equals(row.uid())
+                    && (row.recordedHome() == null || row.recordedHome().equals(move.home()));
+        });
+    }
+
+    /**
+     * Of what the interrupted run of a resumed operation journaled, the profiles it surely did not move: not taken
+     * now, under another user than the run would have put them under, at exactly the version the run planned for
+     * them. Each change adds one to a profile's version, so another change made that version (a move by hand) before
+     * the run's write could land; had it landed first, that change would have put the profile above it. A profile
+     * changed again since, or erased, may have been moved by the run first: its journal row stays.
+     */
+    static List<UUID> notMoved(List<Move> journaled, Set<UUID> taken, Map<UUID, ProfileRow> rows) {
+        return journaled.stream().filter(move -> !taken.contains(move.pid())).filter(move -> {
+            var row = rows.get(move.pid());
+            return row != null && row.version() == move.version() && !move.to().equals(row.uid());
+        }).map(Move::pid).toList();
     }
 
     /** The documents' size as Cassandra's batch counts it: UTF-8 bytes. */

@@ -56,8 +56,9 @@ public class UnsettledChanges implements UnsettledWrites {
     /**
      * The other holders with a change that may still land on one of these entities' profiles, in the transaction that
      * takes their locks: a lock of such a change is free only when its holder died, froze past its lease, or kept it
-     * until the lease ran out because its write was not confirmed. The table holds the changes under way and those
-     * left behind, a few rows: it needs no index.
+     * until the lease ran out because its write was not confirmed. Every lock taken asks, so the table's GIN index
+     * of pids answers it (V17); the table holds the changes under way and those left behind, which the sweep settles
+     * ({@link #leftBehind}).
      */
     static Set<UUID> holdersOf(Connection connection, UUID holder, Collection<String> entities) throws SQLException {
         var pids = entities.stream().filter(entity -> entity.startsWith(PROFILE))
@@ -70,6 +71,26 @@ public class UnsettledChanges implements UnsettledWrites {
             statement.setArray(1, connection.createArrayOf("uuid", pids));
             statement.setObject(2, holder);
             return Sql.rows(statement, new HashSet<UUID>(), Sql::firstUuid);
+        }
+    }
+
+    /**
+     * The profiles of the changes recorded before {@code age} ago and still unsettled, the oldest first, at most
+     * {@code limit}: their writers are long gone (a change holds its locks for a lease), and a change of one of those
+     * profiles would settle them first, were there one. The sweep settles them instead.
+     */
+    public List<List<UUID>> leftBehind(Duration age, int limit) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement("""
+                        SELECT pids FROM unsettled_change WHERE recorded_at < now() - make_interval(secs => ?)
+                         ORDER BY recorded_at LIMIT ?
+                        """)) {
+            statement.setDouble(1, age.toMillis() / 1000.0);
+            statement.setInt(2, limit);
+            return Sql.rows(statement, new ArrayList<List<UUID>>(),
+                    rows -> List.of((UUID[]) rows.getArray(1).getArray()));
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read the unsettled changes in PostgreSQL", e);
         }
     }
 

@@ -82,6 +82,40 @@ class ResumedMergesIT {
         assertThat(Stores.pidsOfUser(source)).hasSize(3);
     }
 
+    /**
+     * A logged batch seen in part lands whole in the end (its batchlog replays the rest). The killed merge's batch has
+     * moved one profile when the recovery comes, and the source took another meanwhile, so that the target would now
+     * hold five (the limit is four): the merge stands and is completed past the limit. Abandoned, it would be frozen
+     * half done: that profile under the target, the source a root with the others.
+     */
+    @Test
+    void aResumedMergeWhoseBatchIsSeenInPartIsCompletedPastTheLimit() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = userWith(api, 2);
+        var source = userWith(api, 2);
+        var journaled = Stores.pidsOfUser(source);
+
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        landPartOfTheBatch(target, source, journaled.get(0));
+        var taken = new AtomicReference<UUID>();
+        await("the killed merge's locks to run out, and the source to take a profile").atMost(Duration.ofSeconds(8))
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    var created = api.createFor(source, "{\"surname\": \"Орлова\"}");
+                    if (created.status() == 201) {
+                        taken.set(created.pid());
+                    }
+                    return created.status() == 201;
+                });
+        assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
+
+        awaitApplied(target);
+        assertThat(api.user(source).json().path("uid").asText()).as("the source is the target's")
+                .isEqualTo(target.toString());
+        assertThat(Stores.pidsOfUser(source)).isEmpty();
+        assertThat(Stores.pidsOfUser(target)).as("past the limit").hasSize(5).containsAll(journaled).contains(taken.get());
+        assertThat(api.get(journaled.get(0)).version()).as("the version the landed part gave it").isEqualTo(2);
+    }
+
     @Test
     void aResumedMergeCountsOnlyWhatItStillMoves() throws Exception {
         var api = new Api(APP.getLocalPort());
@@ -306,7 +340,7 @@ class ResumedMergesIT {
         landPartOfTheBatch(target, source, pid, Stores.fenceOf("user:" + source));
     }
 
-    private static void landPartOfTheBatch(UUID target, UUID source, UUID pid, long fence) {
+    static void landPartOfTheBatch(UUID target, UUID source, UUID pid, long fence) {
         var cassandra = TestStack.backends().cassandra();
         cassandra.execute(SimpleStatement.newInstance("UPDATE profiles.profile SET uid = ?, version = 2 WHERE pid = ?",
                 target, pid).setQueryTimestamp(fence));

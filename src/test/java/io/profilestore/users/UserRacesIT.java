@@ -172,9 +172,13 @@ class UserRacesIT {
         killDuring(step, api -> api.unmerge(target, source));
     }
 
+    /**
+     * The doomed instance's own recovery waits an hour: it holds the first change that reaches the step, which must be
+     * the request's, not the recovery's resume of an operation an earlier kill left pending.
+     */
     private static void killDuring(String step, Consumer<Api> operation) throws Exception {
         try (var doomed = ServiceProcess.start(null, Map.of("PROFILE_STORE_TEST_HOLD_AT", step,
-                "PROFILE_STORE_LOCK_LEASE", "3s"))) {
+                "PROFILE_STORE_LOCK_LEASE", "3s", "JAVA_TOOL_OPTIONS", "-Ddw.users.recoveryDelay=1h"))) {
             CompletableFuture.runAsync(() -> operation.accept(doomed.api()));
             doomed.awaitLine("HELD " + step, Duration.ofSeconds(30));
             doomed.kill();

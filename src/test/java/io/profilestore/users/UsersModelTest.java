@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.profilestore.core.UserSettings;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -71,6 +73,76 @@ class UsersModelTest {
         assertThat(users.user(target.uid()).versions().keySet())
                 .containsExactlyInAnyOrder(target.pid(), source.pid(), meanwhile.get().pid());
         assertThat(users.user(source.uid()).uid()).isEqualTo(target.uid());
+    }
+
+    /**
+     * uid_pid can list a profile under two users (a late write's link, until check-tables removes it). When both are
+     * sources of one merge, the profile's row says which it is under: it moves from that one, and an unmerge of that
+     * source brings it back.
+     */
+    @Test
+    void aProfileListedUnderTwoSourcesOfAMergeMovesFromTheOneItsRowNames() {
+        var users = new UsersOnMaps(settings());
+        var target = users.create(null);
+        var owner = users.create(null);
+        var other = users.create(null);
+        users.strayLink(other.uid(), owner.pid());
+
+        var merged = users.merge(target.uid(), List.of(owner.uid(), other.uid()));
+
+        assertThat(merged.status()).isEqualTo(200);
+        assertThat(users.profileRow(owner.pid()).uid()).as("under the root of its home's tree").isEqualTo(target.uid());
+        assertThat(merged.moved()).as("by the source it came from").isEqualTo(Map.of(owner.uid(), Set.of(owner.pid()),
+                other.uid(), Set.of(other.pid())));
+        var unmerged = users.unmerge(target.uid(), owner.uid());
+        assertThat(unmerged.moved()).isEqualTo(Map.of(owner.uid(), Set.of(owner.pid())));
+        assertThat(users.user(owner.uid()).versions().keySet()).containsExactly(owner.pid());
+    }
+
+    /** The same when the merge's batch lands late and the profile was taken meanwhile ({@code LandedResumes}). */
+    @Test
+    void aMergeWhoseBatchLandedLateMovesAProfileListedUnderTwoOfItsSourcesFromTheOneItsRowNames() {
+        var users = new UsersOnMaps(settings());
+        var target = users.create(null);
+        var owner = users.create(null);
+        var other = users.create(null);
+        var taken = new AtomicReference<UsersModel.Answer>();
+
+        users.mergeLandingLate(target.uid(), List.of(owner.uid(), other.uid()), () -> {
+            taken.set(users.create(owner.uid()));
+            users.strayLink(other.uid(), taken.get().pid());
+        });
+
+        assertThat(taken.get().status()).isEqualTo(201);
+        assertThat(users.profileRow(taken.get().pid()).uid()).as("under the root of its home's tree")
+                .isEqualTo(target.uid());
+        assertThat(users.user(target.uid()).versions().keySet())
+                .containsExactlyInAnyOrder(target.pid(), owner.pid(), other.pid(), taken.get().pid());
+    }
+
+    /**
+     * A logged batch seen in part lands whole in the end (its batchlog replays the rest). A merge whose batch has moved
+     * one profile when the recovery comes, and whose source took another profile meanwhile, stands: the recovery
+     * completes it past the limit rather than refuse it (which would have it abandoned, frozen half done).
+     */
+    @Test
+    void aResumedMergeWhoseBatchIsSeenInPartIsCompletedPastTheLimits() {
+        var users = new UsersOnMaps(settings());
+        var target = users.create(null);
+        for (int i = 1; i < LIMITS.maxProfilesPerUser() - 1; i++) {
+            users.create(target.uid());
+        }
+        var source = users.create(null);
+        var meanwhile = new AtomicReference<UsersModel.Answer>();
+
+        var merge = users.mergeSeenInPart(target.uid(), List.of(source.uid()), source.pid(),
+                () -> meanwhile.set(users.create(source.uid())));
+
+        assertThat(merge.status()).as(merge.toString()).isEqualTo(503);
+        assertThat(meanwhile.get().status()).as("the source's row did not show the merge yet").isEqualTo(201);
+        assertThat(users.userRow(source.uid()).masterUid()).isEqualTo(target.uid());
+        assertThat(users.user(target.uid()).versions()).as("past the limit of %s", LIMITS.maxProfilesPerUser())
+                .hasSize(LIMITS.maxProfilesPerUser() + 1).containsKeys(source.pid(), meanwhile.get().pid());
     }
 
     /** The two orders of the report that opened this: both end where they started. */

@@ -153,6 +153,14 @@ final class UsersOnMaps implements UsersUnderTest {
         return profiles.get(pid);
     }
 
+    /**
+     * A link a late write left: {@code uid_pid} lists the profile under a user its row does not name, beside the one it
+     * does (until check-tables removes it).
+     */
+    void strayLink(UUID uid, UUID pid) {
+        links.computeIfAbsent(uid, u -> new LinkedHashSet<>()).add(pid);
+    }
+
     /** The user as {@code GET /v1/users/{uid}} shows it: the root its row names, and the profiles under it. */
     @Override
     public UsersModel.Shown user(UUID uid) {
@@ -302,6 +310,29 @@ final class UsersOnMaps implements UsersUnderTest {
             operations.add(merge);
             meanwhile.run();
             apply(plan);
+            resume(merge, () -> planner.prepareMerge(reads, merge, true));
+            return new UsersModel.Answer(503, "operation-pending", null, target, id, Map.of(), Map.of(), Map.of());
+        });
+    }
+
+    /**
+     * A merge whose batch is seen in part: recorded, its locks given up with only the row of {@code seen} (a profile it
+     * moves) landed and that profile's links (a logged batch is seen partition by partition while it lands), then
+     * {@code meanwhile} done, then the merge resumed by the recovery.
+     */
+    UsersModel.Answer mergeSeenInPart(UUID target, List<UUID> sources, UUID seen, Runnable meanwhile) {
+        UUID id = UUID.randomUUID();
+        return answer(() -> {
+            var merge = new Operation(id, Kind.MERGE, target, List.copyOf(sources), null);
+            var plan = planner.prepareMerge(reads, merge, false).plan(next(), ++clock);
+            moves.put(id, plan.moves());
+            operations.add(merge);
+            plan.profiles().stream().filter(row -> row.pid().equals(seen)).forEach(row -> profiles.put(seen, row));
+            plan.unlinks().stream().filter(link -> link.pid().equals(seen))
+                    .forEach(link -> links.getOrDefault(link.uid(), new HashSet<>()).remove(seen));
+            plan.links().stream().filter(link -> link.pid().equals(seen))
+                    .forEach(link -> links.computeIfAbsent(link.uid(), u -> new LinkedHashSet<>()).add(seen));
+            meanwhile.run();
             resume(merge, () -> planner.prepareMerge(reads, merge, true));
             return new UsersModel.Answer(503, "operation-pending", null, target, id, Map.of(), Map.of(), Map.of());
         });
