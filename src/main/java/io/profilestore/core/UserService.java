@@ -21,14 +21,10 @@ import io.profilestore.db.UserOperations.Move;
 import io.profilestore.db.UserOperations.Operation;
 import io.profilestore.db.UserRow;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -96,7 +92,7 @@ public class UserService {
         var before = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
         UUID from = before.uid();
         return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(target)),
-                change -> run(change, planner.prepareMove(new Stored(change), pid, expectedVersion, from, target), null,
+                change -> run(change, planner.prepareMove(new StoredUserReads(dao, journal, change), pid, expectedVersion, from, target), null,
                         false));
     }
 
@@ -176,7 +172,7 @@ public class UserService {
      * was merged into, with what it took in.
      */
     public UserResults.Unmerged unmerge(UUID target, UUID source, UUID mergeId) {
-        return runUnmerge(planner.unmergeOf(new Stored(null), target, source, mergeId), false);
+        return runUnmerge(planner.unmergeOf(new StoredUserReads(dao, journal, null), target, source, mergeId), false);
     }
 
     /** Completes an operation a crash interrupted (see the class comment). */
@@ -193,7 +189,7 @@ public class UserService {
             if (resume && !journal.isPending(merge.opId())) {
                 return null; // finished meanwhile, by its request
             }
-            var prepared = planner.prepareMerge(new Stored(change), merge, resume);
+            var prepared = planner.prepareMerge(new StoredUserReads(dao, journal, change), merge, resume);
             return run(change, prepared, merge, resume);
         });
     }
@@ -203,7 +199,7 @@ public class UserService {
             if (resume && !journal.isPending(unmerge.opId())) {
                 return null; // finished meanwhile
             }
-            var prepared = planner.prepareUnmerge(new Stored(change), unmerge, resume);
+            var prepared = planner.prepareUnmerge(new StoredUserReads(dao, journal, change), unmerge, resume);
             return run(change, prepared, unmerge, resume);
         });
     }
@@ -233,7 +229,7 @@ public class UserService {
             var users = dao.findUsers(uids);
             var moves = journal.moves(operation.opId());
             change.lockMore(moves.stream().map(move -> EntityLocks.profile(move.pid())).toList());
-            if (UserTrees.batchShows(new Stored(change), operation)) {
+            if (UserTrees.batchShows(new StoredUserReads(dao, journal, change), operation)) {
                 LOG.info("the interrupted {} {} is not abandoned: its batch shows on its rows, so it is completed",
                         operation.kind(), operation.opId());
                 return false;
@@ -296,65 +292,6 @@ public class UserService {
         var locks = new ArrayList<String>(List.of(EntityLocks.user(operation.target())));
         operation.sources().forEach(source -> locks.add(EntityLocks.user(source)));
         return locks;
-    }
-
-    /** The stores, as the planner reads them under an operation's locks (none: before it takes any). */
-    private final class Stored implements UserReads {
-        private final ChangeRunner.Change change;
-
-        Stored(ChangeRunner.Change change) {
-            this.change = change;
-        }
-
-        @Override
-        public Optional<Operation> mergeToUndo(UUID target, UUID source, UUID mergeId) {
-            return journal.mergeToUndo(target, source, mergeId);
-        }
-
-        @Override
-        public List<UUID> undone(UUID mergeId) {
-            return journal.undone(mergeId);
-        }
-
-        @Override
-        public Map<UUID, UserRow> users(Collection<UUID> uids) {
-            return dao.findUsers(uids);
-        }
-
-        @Override
-        public List<UUID> pidsOf(UUID uid) {
-            return dao.pidsOfUser(uid);
-        }
-
-        @Override
-        public Map<UUID, ProfileRow> profiles(Collection<UUID> pids) {
-            return dao.findAll(pids);
-        }
-
-        @Override
-        public Set<UUID> everMergedInto(UUID uid) {
-            return journal.everMergedInto(uid);
-        }
-
-        @Override
-        public List<Move> moves(UUID opId) {
-            return journal.moves(opId);
-        }
-
-        @Override
-        public boolean pendingOn(Collection<UUID> uids, UUID except) {
-            return journal.pendingOn(uids, except);
-        }
-
-        @Override
-        public void lock(Collection<String> entities) {
-            if (!entities.isEmpty()) {
-                if (change == null) {
-                    throw new IllegalStateException("locks are taken under the operation's first ones");
-                }
-                change.lockMore(List.copyOf(entities));
-            }
-        }
     }
 
     /**
