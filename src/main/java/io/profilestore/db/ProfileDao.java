@@ -196,7 +196,19 @@ public class ProfileDao implements ProfileTables {
      */
     @Override
     public void apply(List<RowWrite> writes, long timestampMicros, UUID writtenBy) {
-        var statements = withOwnLinks(writes).stream().map(write -> statementOf(write, writtenBy)).toList();
+        var all = withOwnLinks(writes);
+        if (all.size() == 2 && all.get(0) instanceof RowWrite.PutProfile && all.get(1) instanceof RowWrite.OwnLink link) {
+            // a row alone (a put, a patch): its link names the user the row names before and after, so it goes first,
+            // on its own, and no batchlog is needed; should the row then not be written, a link that was right stays
+            try {
+                writer.execute(statementOf(link, writtenBy).setQueryTimestamp(timestampMicros).setIdempotent(true));
+            } catch (CassandraUnavailableException e) {
+                throw new CassandraUnavailableException("the profile was not written: " + e.getMessage(), e, false);
+            }
+            writer.execute(statementOf(all.get(0), writtenBy).setQueryTimestamp(timestampMicros).setIdempotent(true));
+            return;
+        }
+        var statements = all.stream().map(write -> statementOf(write, writtenBy)).toList();
         Statement<?> write = statements.size() == 1
                 ? statements.get(0)
                 : BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(BoundStatement[]::new));
@@ -209,14 +221,12 @@ public class ProfileDao implements ProfileTables {
      */
     static List<RowWrite> withOwnLinks(List<RowWrite> writes) {
         var all = new ArrayList<>(writes);
-        var linked = new HashSet<RowWrite>();
-        writes.stream().filter(RowWrite.LinkProfile.class::isInstance).forEach(linked::add);
+        var linked = new HashSet<List<UUID>>();
+        writes.stream().filter(RowWrite.LinkProfile.class::isInstance).map(RowWrite.LinkProfile.class::cast)
+                .forEach(link -> linked.add(List.of(link.uid(), link.pid())));
         for (var write : writes) {
-            if (write instanceof RowWrite.PutProfile put) {
-                var link = new RowWrite.LinkProfile(put.row().uid(), put.row().pid());
-                if (linked.add(link)) {
-                    all.add(link);
-                }
+            if (write instanceof RowWrite.PutProfile put && linked.add(List.of(put.row().uid(), put.row().pid()))) {
+                all.add(new RowWrite.OwnLink(put.row()));
             }
         }
         return all;
@@ -242,6 +252,9 @@ public class ProfileDao implements ProfileTables {
         }
         if (write instanceof RowWrite.LinkProfile link) {
             return insertUserProfile.bind(link.uid(), link.pid(), writer);
+        }
+        if (write instanceof RowWrite.OwnLink own) {
+            return insertUserProfile.bind(own.row().uid(), own.row().pid(), writerOf(own.row().writtenBy(), writer));
         }
         if (write instanceof RowWrite.UnlinkProfile unlink) {
             return deleteUserProfile.bind(unlink.uid(), unlink.pid());

@@ -11,8 +11,8 @@ import java.util.UUID;
 public sealed interface RowWrite {
 
     /**
-     * A profile's whole row, so that the newest write wins whole; written with its user's link to it ({@code uid_pid})
-     * at the same fence, by {@link ProfileTables#apply}. So the newest write of the row also has the newest word on
+     * A profile's whole row, so that the newest write wins whole; written with its user's link to it ({@code uid_pid},
+     * {@link OwnLink}) at the same fence, by {@link ProfileTables#apply}. So the newest write of the row also has the newest word on
      * that link: a late write that loses on the row cannot leave its unlink of the profile from that user standing
      * (a merge finds a user's profiles through the links; issue 38, finding 10).
      */
@@ -33,6 +33,13 @@ public sealed interface RowWrite {
 
     /** The user lists the profile ({@code uid_pid}). */
     record LinkProfile(UUID uid, UUID pid) implements RowWrite {
+    }
+
+    /**
+     * A profile row's own link: its user lists it, written with the row at its fence and naming the row's writer (the
+     * maker of its version, also when the row is written again as it stood). {@link ProfileTables#apply} adds it.
+     */
+    record OwnLink(ProfileRow row) implements RowWrite {
     }
 
     /** The user no longer lists the profile. */

@@ -87,6 +87,8 @@ final class InMemoryProfileTables implements ProfileTables {
     private void write(RowWrite row, long at, UUID writer) {
         if (row instanceof RowWrite.PutProfile put) {
             var current = profiles.get(put.row().pid());
+            // its user's link goes with it, as ProfileDao writes it
+            links.computeIfAbsent(put.row().uid(), uid -> new LinkedHashSet<>()).add(put.row().pid());
             if (current == null || current.written() <= at) {
                 var written = put.row();
                 profiles.put(written.pid(), new ProfileRow(written.pid(), written.uid(), written.recordedHome(),

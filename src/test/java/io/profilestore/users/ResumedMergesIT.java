@@ -270,7 +270,8 @@ class ResumedMergesIT {
         landTheUsersRows(target, source, fence);
         assertThat(api.get(changed).json().path("uid").asText()).as("the replace's row outlived the batch's")
                 .isEqualTo(source.toString());
-        assertThat(Stores.pidsOfUser(source)).as("the batch's unlink did not").isEmpty();
+        assertThat(Stores.pidsOfUser(source)).as("the replace's own link outlived the batch's unlink, as its row did")
+                .containsExactly(changed);
         assertThat(Stores.operationStates(target)).as("taken before the recovery").containsExactly("pending");
 
         awaitApplied(target);
