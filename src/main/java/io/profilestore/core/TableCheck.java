@@ -4,10 +4,13 @@ import io.profilestore.audit.AuditContext;
 import io.profilestore.core.TableCheckReport.Kind;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.JournalHistory;
+import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.ProfileDao;
 import io.profilestore.db.ProfileDao.Link;
 import io.profilestore.db.ProfileRow;
+import io.profilestore.db.RowWrite;
 import io.profilestore.db.RowWrite.LinkProfile;
+import io.profilestore.db.RowWrite.PutProfile;
 import io.profilestore.db.RowWrite.PutNewUser;
 import io.profilestore.db.RowWrite.UnlinkProfile;
 import io.profilestore.db.UserRow;
@@ -162,15 +165,33 @@ public class TableCheck {
         });
     }
 
-    /** A user stops listing a profile that is not its (unless the profile moved to it meanwhile). */
+    /**
+     * A user stops listing a profile that is not its (unless the profile moved to it meanwhile). The profile's row is
+     * written again as it stands at the same fence: the link may be a late write's that showed before its row (a logged
+     * batch lands partition by partition), and that row, landing after, must lose rather than name a user that no
+     * longer lists the profile.
+     */
     private boolean removeStrayLink(Link link) {
         return changes.underLock(List.of(EntityLocks.profile(link.pid()), EntityLocks.user(link.uid())), change -> {
             var row = dao.find(link.pid()).orElse(null);
             if (row != null && row.uid().equals(link.uid()) || dao.existing(List.of(link)).isEmpty()) {
                 return false;
             }
+            // the link may be a pending merge's or unmerge's, seen before its row: left to the recovery
+            var users = row == null ? List.of(link.uid()) : List.of(link.uid(), row.uid(), row.home());
+            if (!journal.pendingUsers(users).isEmpty()) {
+                return false;
+            }
             change.fenceAbove(row == null ? 0 : row.written());
-            change.commit(List.of(), List.of(new UnlinkProfile(link.uid(), link.pid())));
+            var writes = new ArrayList<RowWrite>();
+            var records = new ArrayList<OutboxRecord>();
+            if (row != null) {
+                writes.add(new PutProfile(row));
+                // the same version at a newer write time: the index takes it again (its external version is the time)
+                records.add(OutboxRecord.profile(row.pid(), row.version(), change.lease().fence()));
+            }
+            writes.add(new UnlinkProfile(link.uid(), link.pid()));
+            change.commit(records, writes);
             LOG.info("check-tables: user {} no longer lists profile {}", link.uid(), link.pid());
             return true;
         });

@@ -2,11 +2,13 @@ package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
 import io.profilestore.DaemonScheduler;
+import io.profilestore.audit.AuditContext;
 import io.profilestore.db.EntitiesLockedException;
 import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ExclusiveRun;
 import io.profilestore.db.UnsettledChanges;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -71,10 +73,15 @@ public class UnsettledSweep implements Managed {
         int settled = 0;
         for (var pids : unsettled.leftBehind(AGE, PER_ROUND)) {
             try {
-                changes.underLock(pids.stream().map(EntityLocks::profile).toList(), change -> null);
+                // the system's own work: rows written again as they stood keep their writers, and say so
+                AuditContext.asSystem(JOB, UUID.randomUUID(),
+                        () -> changes.underLock(pids.stream().map(EntityLocks::profile).toList(), change -> null));
                 settled++;
             } catch (EntitiesLockedException e) {
                 // a holder works on those profiles now (and settles it), or it landed in part: the next round looks
+            } catch (RuntimeException e) {
+                // one that cannot be settled now does not hold up the others behind it
+                LOG.warn("a batch update left unsettled could not be settled this round: {}", e.toString());
             }
         }
         if (settled > 0) {

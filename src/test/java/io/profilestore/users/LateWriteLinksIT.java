@@ -114,6 +114,37 @@ class LateWriteLinksIT {
                 .contains("links missing (a profile's user does not list it): 0,");
     }
 
+    /**
+     * A late move's link can show before its row does (its logged batch lands partition by partition). check-tables
+     * removes that link as stray, at a fence above the row's; should the move's row then land, it would name the user
+     * whose link is gone, and merges, which find a user's profiles through the links, would miss it. The removal
+     * writes the row again as it stands at the same fence, so the late row loses.
+     */
+    @Test
+    void aStrayLinkRemovedBeforeItsLateRowLandedLeavesNoProfileUnlisted() {
+        var created = api.create("{\"surname\": \"Орлова\"}");
+        var pid = created.pid();
+        var owner = UUID.fromString(created.json().path("uid").asText());
+        var elsewhere = newUser();
+        long late = Stores.fenceOf("profile:" + pid) + 1; // the move's fence: above the create's, below the check's
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                "INSERT INTO profiles.uid_pid (uid, pid) VALUES (?, ?)", elsewhere, pid).setQueryTimestamp(late));
+
+        assertThat(checkTables()).contains("stray links (a user lists a profile that is not its): 1, 1 removed");
+        // then the rest of the late move lands: its row, and its unlink of the profile from its owner
+        var row = api.get(pid).json();
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance("INSERT INTO profiles.profile"
+                + " (pid, uid, home_uid, version, data) VALUES (?, ?, ?, 2, ?)", pid, elsewhere, elsewhere,
+                row.path("data").toString()).setQueryTimestamp(late));
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                "DELETE FROM profiles.uid_pid WHERE uid = ? AND pid = ?", owner, pid).setQueryTimestamp(late));
+
+        assertThat(api.get(pid).json().path("uid").asText()).as("the late row lost").isEqualTo(owner.toString());
+        assertThat(Stores.pidsOfUser(owner)).contains(pid);
+        assertThat(checkTables()).contains("links missing (a profile's user does not list it): 0,")
+                .contains("stray links (a user lists a profile that is not its): 0,");
+    }
+
     @Test
     void theTableCheckPutsBackAMissingLinkAndFindsNothingWhenAllAgree() {
         var pid = api.create("{\"surname\": \"Орлова\"}").pid();
