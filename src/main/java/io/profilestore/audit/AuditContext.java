@@ -49,7 +49,7 @@ public final class AuditContext {
 
     /**
      * Runs the system's own work ({@code job}) so that the changes it makes say {@code writer} wrote them: the
-     * recovery completing a merge writes as the merge's request, a check-tables repair as that repair.
+     * recovery completing a merge writes as the merge's request, check-tables' repairs as their run.
      */
     public static <T> T asSystem(String job, UUID writer, Supplier<T> work) {
         var before = SYSTEM.get();

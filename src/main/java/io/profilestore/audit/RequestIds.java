@@ -1,6 +1,5 @@
 package io.profilestore.audit;
 
-import io.profilestore.api.Problem;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -8,16 +7,17 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
-import jakarta.ws.rs.core.Response;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * Every request has an id: the client's {@code Request-Id} header, a UUID, or one made here; every answer says it in
- * the same header. A change carries it into what it writes: the rows of Cassandra ({@code written_by}), its audit
- * record and a merge's journal. So the rows say which request made each version, and a client whose request got no
- * answer (a timeout) can have it looked up. A UUID and nothing else: a chosen text would be stored with every row
- * and could carry a name.
+ * Every request has an id: the client's {@code Request-Id} header when it is a UUID, else one made here; every answer
+ * says the one used in the same header. A change carries it into what it writes: the rows of Cassandra
+ * ({@code written_by}), its audit record and a merge's journal, so the rows say which request made each version. A
+ * header that is not a UUID (a gateway's own format, say) is not refused, which would break every request of such a
+ * client, but not used either: the id is stored with every row the request writes, so it must not carry a name. The
+ * nil UUID is not used: it stands for "no writer".
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION - 250)
@@ -28,31 +28,37 @@ public final class RequestIds implements ContainerRequestFilter, ContainerRespon
     /** The canonical form only (UUID.fromString takes "1-2-3-4-5" too). */
     private static final Pattern UUID_TEXT = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final UUID NIL = new UUID(0, 0);
 
     @Override
     public void filter(ContainerRequestContext request) {
-        String given = request.getHeaderString(HEADER);
-        if (given == null || given.isEmpty()) {
-            request.setProperty(PROPERTY, UUID.randomUUID());
-        } else if (UUID_TEXT.matcher(given).matches()) {
-            request.setProperty(PROPERTY, UUID.fromString(given));
-        } else {
-            request.abortWith(Response.status(400).type(Problem.MEDIA)
-                    .entity(Problem.of(400, "invalid-field", "Invalid field",
-                            "Request-Id must be a UUID (like 3f1c0a52-5b7e-4d2a-9c1e-0b6f2d8e4a17), or left out"))
-                    .build());
-        }
+        request.setProperty(PROPERTY, given(request.getHeaderString(HEADER)));
     }
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (request.getProperty(PROPERTY) instanceof UUID id) {
-            response.getHeaders().putSingle(HEADER, id.toString());
+        if (!(request.getProperty(PROPERTY) instanceof UUID)) {
+            request.setProperty(PROPERTY, UUID.randomUUID()); // refused before this filter's request side ran
         }
+        response.getHeaders().putSingle(HEADER, request.getProperty(PROPERTY).toString());
     }
 
-    /** The request's id (null only for a request this filter refused). */
+    /** The request's id (one is made for a request that reached no filter of this kind). */
     public static UUID of(ContainerRequestContext request) {
-        return request.getProperty(PROPERTY) instanceof UUID id ? id : null;
+        if (!(request.getProperty(PROPERTY) instanceof UUID)) {
+            request.setProperty(PROPERTY, UUID.randomUUID());
+        }
+        return (UUID) request.getProperty(PROPERTY);
+    }
+
+    /** The id a header gives: itself when it is a UUID other than the nil one, else a new one. */
+    static UUID given(String header) {
+        if (header != null && UUID_TEXT.matcher(header).matches()) {
+            var id = UUID.fromString(header.toLowerCase(Locale.ROOT));
+            if (!NIL.equals(id)) {
+                return id;
+            }
+        }
+        return UUID.randomUUID();
     }
 }
