@@ -201,6 +201,7 @@ final class HistoryChecker {
             boolean explained = ops.systemWriters.contains(link.writer()) || byWriter.getOrDefault(link.writer(), List.of())
                     .stream().anyMatch(op -> op.slots.containsKey(link.pid())
                             && Objects.equals(op.slots.get(link.pid()).uid(), link.uid())
+                            || keptUserAt(op, link, state, ops)
                             || op.operation != null && (op.kind == Op.Kind.MERGE ? op.operation.target().equals(link.uid())
                                     : op.operation.sources().contains(link.uid())));
             if (!explained) {
@@ -219,6 +220,20 @@ final class HistoryChecker {
                 }
             }
         });
+    }
+
+    /**
+     * Whether a change that keeps the profile's user (a put, a patch, a batch update) wrote this link: its row's own
+     * link names the user of the version it replaced, which another change with no answer may have moved it from.
+     */
+    private static boolean keptUserAt(Op op, FinalState.Link link, FinalState state, Ops ops) {
+        var slot = op.slots.get(link.pid());
+        if (slot == null || slot.uid() != null || slot.erase() || slot.version() < 2) {
+            return false;
+        }
+        var chain = new ProfileChain(link.pid(), state.profiles().get(link.pid()),
+                ops.byPid.getOrDefault(link.pid(), List.of()), List.of(), Map.of());
+        return chain.usersAt(slot.replaces()).stream().anyMatch(user -> ProfileChain.same(user, link.uid()));
     }
 
     /**

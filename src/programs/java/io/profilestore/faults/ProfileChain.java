@@ -2,9 +2,11 @@ package io.profilestore.faults;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -107,6 +109,35 @@ final class ProfileChain {
             }
         }
         return null;
+    }
+
+    /**
+     * The users the profile may have been under at version {@code k}: those the changes that may have made it put it
+     * under, and for one that keeps its user (a put, a patch, a batch update), those of the version before. Any user
+     * when a check-tables repair may have made a version.
+     */
+    Set<UUID> usersAt(long k) {
+        return usersAt(k, new HashMap<>());
+    }
+
+    private Set<UUID> usersAt(long k, Map<Long, Set<UUID>> known) {
+        if (!repairs.isEmpty()) {
+            return Set.of(Ops.ANY_USER);
+        }
+        if (k < 1 || known.containsKey(k)) {
+            return known.getOrDefault(k, Set.of());
+        }
+        var users = new HashSet<UUID>();
+        known.put(k, users); // no change makes the version it replaces: no cycle, but a version is walked once
+        for (var op : candidates.getOrDefault(k, List.of())) {
+            var uid = op.slots.get(pid).uid();
+            if (uid != null) {
+                users.add(uid);
+            } else {
+                users.addAll(usersAt(k - 1, known));
+            }
+        }
+        return users;
     }
 
     /** Whether a read saw what the version held (its data and its user, as far as the read says). */
