@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Judges a history against the state the stores were left in (before check-tables repaired anything). Like Jepsen's
@@ -189,7 +190,7 @@ final class HistoryChecker {
      */
     private static void checkLinks(FinalState state, Ops ops, List<String> violations) {
         var byWriter = new HashMap<UUID, List<Op>>();
-        ops.all.stream().filter(op -> !op.impossible && !op.acked && op.writer != null)
+        Stream.concat(ops.all.stream(), ops.linkOnly.stream()).filter(op -> !op.impossible && !op.acked && op.writer != null)
                 .forEach(op -> byWriter.computeIfAbsent(op.writer, w -> new ArrayList<>()).add(op));
         var listed = new HashSet<List<UUID>>();
         for (var link : state.links()) {

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -42,6 +43,12 @@ final class Ops {
     final Map<UUID, List<Read>> reads = new HashMap<>();
     /** Contradictions found without a search. */
     final List<String> violations = new ArrayList<>();
+    /**
+     * Puts and patches answered "nothing was changed" after their change was recorded, because Cassandra did not
+     * confirm the link their row write sends first: they made no version, but that link may have landed without its
+     * row. They explain links only.
+     */
+    final List<Op> linkOnly = new ArrayList<>();
     /** The writers (ids) of the system's own changes: check-tables' repairs, abandons. */
     final Set<UUID> systemWriters = new HashSet<>();
 
@@ -67,6 +74,8 @@ final class Ops {
                 if (op != null) {
                     ops.add(op);
                 }
+            } else if (event.isChange()) {
+                ops.linkOnly(event).ifPresent(ops.linkOnly::add);
             }
         }
         for (var change : state.audit().systemChanges()) {
@@ -193,6 +202,20 @@ final class Ops {
         add(new Op(event, kind, event.requestId(), false, true, false, event.start(), operation.recordedAt() + CLOCKS,
                 Op.OPEN, slots, operation, completedFrom, finished));
         add(new Op(event, kind, event.requestId(), false, false, false, completedFrom, finished, finished, slots, null));
+    }
+
+    /** A put or patch refused by Cassandra after it was recorded, as a writer of its row's own link alone. */
+    private Optional<Op> linkOnly(Event event) {
+        var recorded = state.audit().recordedAt();
+        boolean refusedWhileWriting = (event.op().equals("put") || event.op().equals("patch"))
+                && "cassandra-unavailable".equals(event.problem()) && event.ifMatch() != null && event.requestId() != null
+                && (recorded == null || recorded.containsKey(event.requestId()));
+        if (!refusedWhileWriting) {
+            return Optional.empty();
+        }
+        var slots = Map.of(event.pids().get(0), new Slot(event.ifMatch() + 1, null, null, null, null, false));
+        return Optional.of(new Op(event, event.op().equals("put") ? Kind.PUT : Kind.PATCH, event.requestId(), false, false,
+                false, event.start(), Op.OPEN, Op.OPEN, slots, null));
     }
 
     /** The version an acknowledged change answered, or the one after the version an unknown one said it replaces. */

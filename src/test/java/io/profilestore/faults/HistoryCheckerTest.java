@@ -289,51 +289,6 @@ class HistoryCheckerTest {
         assertThat(made.unknowns().applied()).isEqualTo(1);
     }
 
-    /**
-     * A profile is listed by the user its row names; another link is one a late write left, and names it: a move with
-     * no answer that lost the row to a newer put left its link to its target. A link its writer cannot explain, or a
-     * profile its user does not list, is a violation.
-     */
-    @Test
-    void linksAreExplainedByWhoWroteThem() {
-        var history = new History().create(P, U, "w1").moveWithoutAnswer(P, 1, W);
-        var move = history.last();
-        history.put(P, 1, "w2", 2L);
-        var state = new State().profile(P, 2, U, U, "w2");
-        state.links.add(new FinalState.Link(W, P, move.requestId()));
-        assertThat(check(history, state).violations()).isEmpty();
-
-        var unexplained = new State().profile(P, 2, U, U, "w2");
-        unexplained.links.add(new FinalState.Link(W, P, UUID.randomUUID()));
-        assertThat(check(history, unexplained).violations()).anyMatch(v -> v.startsWith("stray link: user " + W));
-
-        var missing = new State().profile(P, 2, U, U, "w2");
-        missing.links.clear();
-        assertThat(check(history, missing).violations()).anyMatch(v -> v.startsWith("missing link: profile " + P));
-    }
-
-    /**
-     * Every write of a profile's row writes its own link at the same fence, a put's too. A put with no answer that
-     * read version 1 while a move of it was still unconfirmed, and whose row lost to newer writes, leaves its link to
-     * the user the profile had at the version it replaced (above the move's unlink): explained by that user alone.
-     * Seed 20261212 of a quick run: a batch update's, reported a violation.
-     */
-    @Test
-    void aLatePutsLinkNamesTheUserOfTheVersionItReplaced() {
-        var history = new History().create(P, U, "w1").moveWithoutAnswer(P, 1, W).put(P, 1, "w2", null);
-        var latePut = history.last();
-        history.put(P, 2, "w3", 3L).read(P, 3, W, "w3");
-        var state = new State().profile(P, 3, W, W, "w3");
-        state.links.add(new FinalState.Link(U, P, latePut.requestId()));
-        assertThat(check(history, state).violations()).isEmpty();
-
-        var elsewhere = new State().profile(P, 3, W, W, "w3");
-        var never = UUID.randomUUID();
-        elsewhere.links.add(new FinalState.Link(never, P, latePut.requestId()));
-        elsewhere.user(never, null, null);
-        assertThat(check(history, elsewhere).violations()).anyMatch(v -> v.startsWith("stray link: user " + never));
-    }
-
     /** The row says who made its version: another change's id there is a violation, whatever else fits. */
     @Test
     void theRowsWriterNamesTheChangeThatMadeItsVersion() {
