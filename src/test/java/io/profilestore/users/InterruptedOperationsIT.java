@@ -93,15 +93,11 @@ class InterruptedOperationsIT {
     @Test
     void checkTablesLeavesAProfileOfAnInterruptedMergeToTheRecovery() throws Exception {
         var api = new Api(APP.getLocalPort());
-        var target = newUser(api);
-        var source = newUser(api);
-        assertThat(api.createFor(source, "{\"surname\": \"Орлова\"}").status()).isEqualTo(201);
-        var moving = Stores.pidsOfUser(source);
-        var landed = moving.get(0);
-
-        UserRacesIT.killDuringMerge(target, source, "recorded");
-        ResumedMergesIT.landPartOfTheBatch(target, source, landed, Stores.fenceOf("user:" + source));
-        awaitLocksRanOut(List.of(target, source), moving);
+        var killed = mergeKilledWithOneProfileLanded(api);
+        UUID target = killed.target();
+        UUID source = killed.source();
+        var moving = killed.moving();
+        var landed = killed.landed();
         assertThat(api.get(landed).json().path("uid").asText()).isEqualTo(target.toString());
 
         assertThat(checkTables(api)).as("not a disagreement while the merge is pending")
@@ -125,15 +121,11 @@ class InterruptedOperationsIT {
     @Test
     void abandonLeavesAMergeWhoseBatchIsSeenInPart() throws Exception {
         var api = new Api(APP.getLocalPort());
-        var target = newUser(api);
-        var source = newUser(api);
-        assertThat(api.createFor(source, "{\"surname\": \"Орлова\"}").status()).isEqualTo(201);
-        var moving = Stores.pidsOfUser(source);
-        var landed = moving.get(0);
-
-        UserRacesIT.killDuringMerge(target, source, "recorded");
-        ResumedMergesIT.landPartOfTheBatch(target, source, landed, Stores.fenceOf("user:" + source));
-        awaitLocksRanOut(List.of(target, source), moving);
+        var killed = mergeKilledWithOneProfileLanded(api);
+        UUID target = killed.target();
+        UUID source = killed.source();
+        var moving = killed.moving();
+        var landed = killed.landed();
         var merge = journal().pending(Duration.ZERO).stream().filter(operation -> operation.target().equals(target))
                 .findFirst().orElseThrow();
 
@@ -144,6 +136,22 @@ class InterruptedOperationsIT {
         recovery().recover();
         assertThat(Stores.operationStates(target)).containsExactly("applied");
         assertThat(Stores.pidsOfUser(target)).hasSize(3).containsAll(moving);
+    }
+
+    /** A merge of a source holding two profiles, killed once recorded, the batch landed on one of them only. */
+    private record MergeLandedInPart(UUID target, UUID source, List<UUID> moving, UUID landed) {
+    }
+
+    private static MergeLandedInPart mergeKilledWithOneProfileLanded(Api api) throws Exception {
+        var target = newUser(api);
+        var source = newUser(api);
+        assertThat(api.createFor(source, "{\"surname\": \"Орлова\"}").status()).isEqualTo(201);
+        var moving = Stores.pidsOfUser(source);
+        var landed = moving.get(0);
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        ResumedMergesIT.landPartOfTheBatch(target, source, landed, Stores.fenceOf("user:" + source));
+        awaitLocksRanOut(List.of(target, source), moving);
+        return new MergeLandedInPart(target, source, moving, landed);
     }
 
     /** The recovery as an instance runs it, without its delay: each call is one round. */
