@@ -15,9 +15,21 @@ final class ProcessTrees {
     private ProcessTrees() {
     }
 
-    /** {@code kill -SIGNAL} of the processes and every process under them, each parent before its children. */
+    /**
+     * {@code kill -SIGNAL} of the processes and every process under them, each parent before its children. A process
+     * that ended between the listing and the signal (RabbitMQ's short-lived helpers do) makes kill(1) exit 1 after it
+     * signalled the others: that is no failure, only a process still alive that kill could not signal is.
+     */
     static void signal(String signal, List<Long> pids) {
-        Processes.run(Duration.ofSeconds(10), kill(signal, withDescendants(pids)));
+        var tree = withDescendants(pids);
+        try {
+            Processes.run(Duration.ofSeconds(10), kill(signal, tree));
+        } catch (IllegalStateException e) {
+            var alive = tree.stream().filter(Processes::isAlive).toList();
+            if (!alive.isEmpty()) {
+                Processes.run(Duration.ofSeconds(10), kill(signal, alive)); // fails if any of them cannot be signalled
+            }
+        }
     }
 
     /**

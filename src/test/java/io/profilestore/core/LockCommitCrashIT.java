@@ -72,8 +72,8 @@ class LockCommitCrashIT {
         superuser = DriverManager.getConnection(TestStack.endpoints().postgresUrl(), "postgres", "");
         walWriter = walWriterPid();
         signal("STOP", walWriter);
+        rabbitmqFrozen = true; // before the pause: one that fails halfway has frozen some of RabbitMQ's processes
         TestStack.stack().pause(Service.RABBITMQ);
-        rabbitmqFrozen = true;
     }
 
     @AfterEach
