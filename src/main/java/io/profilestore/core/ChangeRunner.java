@@ -13,7 +13,7 @@ import io.profilestore.db.OutboxRecord;
 import io.profilestore.db.PostgresUnavailableException;
 import io.profilestore.db.ProfileTables;
 import io.profilestore.db.RowWrite;
-import io.profilestore.db.UnsettledChanges;
+import io.profilestore.db.UnsettledWrites;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -63,20 +63,30 @@ public class ChangeRunner {
     public <T> T underLock(List<String> entities, Function<Change, T> body) {
         var change = new Change(locks.acquire(entities), AuditContext.writer());
         T result = null;
-        Release released;
+        Release released = null;
         boolean done = false;
         try {
             unsettledBatches.settle(change);
             probe.locked(change.lease);
             result = body.apply(change);
             done = true;
+        } catch (CassandraUnavailableException e) {
+            if (change.refusedAfterRecord) {
+                // another holder may have completed it once our lease ran out, or may yet (a release lost in a
+                // crash): "nothing was changed" only once what completes it is durably gone while the locks were ours
+                released = locks.unsettled().forget(change.lease);
+                if (released != Release.RELEASED) {
+                    throw new CassandraUnavailableException("Cassandra refused the write, and another request may have"
+                            + " completed it meanwhile", e, true);
+                }
+            }
+            throw e;
         } finally {
-            // a batch Cassandra did not confirm may land later: its locks stay taken until their lease runs out, so
-            // that the next holder settles it first
-            released = change.unconfirmedBatch ? locks.unsettled().keepUntilTheLeaseRunsOut(change.lease)
-                    : locks.release(change.lease);
-            if (change.recordedBatch && !change.unconfirmedBatch) {
-                forgetConfirmedBatch(change.lease);
+            // a change Cassandra did not confirm may land later: what completes it stays for the next holder of
+            // any of its locks, who completes it before anything is read
+            if (released == null) {
+                released = change.unconfirmed ? locks.unsettled().releaseLeavingItToComplete(change.lease)
+                        : locks.release(change.lease);
             }
             recordSystemOutcome(change, done && !(change.written && lost(change, released)));
         }
@@ -95,15 +105,6 @@ public class ChangeRunner {
             throw new LeaseLostException("the locks were not ours any more when Cassandra had been written", true);
         }
         return result;
-    }
-
-    /** A batch Cassandra confirmed cannot land in part any more; one left recorded is only looked at again. */
-    private void forgetConfirmedBatch(Lease lease) {
-        try {
-            locks.unsettled().settled(lease.holder());
-        } catch (RuntimeException e) {
-            LOG.warn("a confirmed batch could not be forgotten; the next change of its profiles finds it landed whole");
-        }
     }
 
     /**
@@ -143,10 +144,13 @@ public class ChangeRunner {
         private Long auditRecord;
         private boolean written;
         private boolean heldWhileWriting;
-        /** A write of several profiles was recorded ({@link io.profilestore.db.UnsettledChanges}). */
-        private boolean recordedBatch;
-        /** ... and Cassandra has not confirmed it (yet). */
-        private boolean unconfirmedBatch;
+        /**
+         * The change may be recorded with what completes it ({@link UnsettledWrites.Completion}), and Cassandra has
+         * not confirmed it (yet).
+         */
+        private boolean unconfirmed;
+        /** ... and Cassandra then surely did not apply it: nothing was changed, unless somebody completed it. */
+        private boolean refusedAfterRecord;
 
         private Change(Lease lease, UUID writer) {
             this.lease = lease;
@@ -208,8 +212,16 @@ public class ChangeRunner {
             // who made the change goes into the audit trail in the same transaction as its record
             var audit = AuditLog.journal(AuditContext.change(records.stream().map(OutboxRecord::entityId).distinct().toList(),
                     writer), id -> auditRecord = id);
-            recordBatch(records, connection -> {
+            // a journaled change (a merge, an unmerge) is completed by the recovery from its journal instead; one of
+            // users alone (the table check's) is found by no lock of a profile, and settled by check-tables again
+            boolean completable = journal == Journal.NONE
+                    && records.stream().anyMatch(r -> r.entityType().equals(OutboxRecord.PROFILE));
+            var completion = completable
+                    ? locks.unsettled().toComplete(lease, new UnsettledWrites.Completion(writes, records, writer))
+                    : Journal.NONE;
+            record(records, completable, connection -> {
                 journal.write(connection);
+                completion.write(connection);
                 audit.write(connection);
                 probe.committing(lease);
             });
@@ -231,33 +243,46 @@ public class ChangeRunner {
             probe.written(lease);
         }
 
-        private void recordBatch(List<OutboxRecord> records, Journal journal) {
-            boolean batch = UnsettledChanges.landsInParts(lease, records);
-            unconfirmedBatch |= batch; // from here on it may be recorded, whatever PostgreSQL answers
+        private void record(List<OutboxRecord> records, boolean completable, Journal journal) {
+            unconfirmed = completable; // from here on it may be recorded, whatever PostgreSQL answers
             try {
                 locks.recordChange(lease, records, journal);
             } catch (LeaseLostException e) {
-                unconfirmedBatch = false; // refused: nothing was recorded
+                unconfirmed = false; // refused: nothing was recorded
                 throw e;
             } catch (PostgresUnavailableException e) {
                 if (!e.commitUnconfirmed()) {
-                    unconfirmedBatch = false; // failed before its commit was sent
+                    unconfirmed = false; // failed before its commit was sent
                 }
                 throw e;
             }
-            recordedBatch |= batch;
         }
 
         private void applyBatch(List<RowWrite> writes) {
             try {
                 tables.apply(writes, lease.fence(), writer);
             } catch (CassandraUnavailableException e) {
-                if (!e.maybeApplied()) {
-                    unconfirmedBatch = false;
+                if (!e.maybeApplied() && unconfirmed) {
+                    unconfirmed = false; // nothing landed, nothing will: forgotten, unless completed meanwhile
+                    refusedAfterRecord = true;
                 }
                 throw e;
             }
-            unconfirmedBatch = false;
+            unconfirmed = false;
+        }
+
+        /**
+         * Completes a change that may still land, as it recorded it: its rows written again at a fence above every
+         * write of them (raised by the caller) under the id of their maker, its records for the indexer at that fence;
+         * then the fence is raised above this write for what the change itself writes. Should this write go unconfirmed
+         * too, the change stays to complete, for the next holder.
+         */
+        void complete(UnsettledWrites.Completion completion) {
+            var records = completion.records().stream().map(r -> new OutboxRecord(r.entityType(), r.entityId(),
+                    r.version(), lease.fence(), r.erased())).toList();
+            locks.recordChange(lease, records, Journal.NONE);
+            tables.apply(completion.writes(), lease.fence(), completion.writer());
+            fenceAbove(lease.fence());
         }
     }
 }

@@ -5,11 +5,15 @@ import io.profilestore.db.EntityLocks;
 import io.profilestore.db.ProfileRow;
 import io.profilestore.db.ProfileTables;
 import io.profilestore.db.RowWrite;
+import io.profilestore.db.RowWrite.PutNewUser;
 import io.profilestore.db.RowWrite.PutProfile;
+import io.profilestore.db.RowWrite.PutUser;
 import io.profilestore.db.UnsettledWrites;
+import io.profilestore.db.UnsettledWrites.Completion;
 import io.profilestore.db.UnsettledWrites.Unsettled;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -18,10 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a batch update that may still land stand whole or nowhere, before a change of one of its profiles goes on.
- * A Cassandra write carries its lease's fence as timestamp, so a late one loses on every row a newer write touched;
- * a logged batch lands whole in the end, but a late batch would lose on some rows and stand on the others. So the
- * next holder of any of its profiles settles it first, under the locks of all of them:
+ * Completes a change that may still land before a change of one of its profiles goes on (docs/design/write-path.md,
+ * "An unconfirmed change is completed, never undone"). A Cassandra write carries its lease's fence as timestamp, so a
+ * late one loses on every row a newer write touched, but only once that newer write landed: fenced off, a late change
+ * could be seen by a read and then undone by a change decided on the version before it; and a late batch would lose
+ * on some rows and stand on the others. So the next holder of any of its profiles, under the locks of all of them,
+ * writes the change's rows again as it recorded them, above every fence: it stands whole, whatever lands when.
+ *
+ * <p>A batch update recorded by a version before completions (no rows kept) is settled as then:
  * <ul>
  *   <li>it landed nowhere yet: every row is written again as it stands, above the batch's fence (the fence is noted
  *   first, as revoked), so that the batch can no longer land anywhere;</li>
@@ -53,7 +61,7 @@ final class UnsettledBatches {
         this.unsettled = unsettled;
     }
 
-    /** Settles every batch the change's lease found unsettled on its profiles (and those found on the way). */
+    /** Settles every change the lease found unsettled on its profiles (and those found on the way). */
     void settle(ChangeRunner.Change change) {
         var holders = new ArrayDeque<>(change.lease().unsettledBy());
         var looked = new HashSet<UUID>();
@@ -69,13 +77,22 @@ final class UnsettledBatches {
             if (batch.isEmpty()) {
                 continue; // confirmed meanwhile
             }
-            change.lockMoreAsIs(batch.get().pids().stream().map(EntityLocks::profile).toList());
+            var entities = new ArrayList<>(batch.get().pids().stream().map(EntityLocks::profile).toList());
+            if (batch.get().completion() != null) {
+                // its users' rows and lists too: a change of a user alone (a merge) locks none of its profiles
+                batch.get().completion().users().forEach(uid -> entities.add(EntityLocks.user(uid)));
+            }
+            change.lockMoreAsIs(entities);
             holders.addAll(change.lease().unsettledBy());
             settle(change, batch.get());
         }
     }
 
     private void settle(ChangeRunner.Change change, Unsettled batch) {
+        if (batch.completion() != null) {
+            complete(change, batch);
+            return;
+        }
         var rows = tables.findAll(batch.pids()).values();
         // a row at the batch's fence holds the batch; one below it does not, and the batch may still land there
         var holding = rows.stream().filter(row -> row.written() == batch.fence()).toList();
@@ -102,6 +119,27 @@ final class UnsettledBatches {
         LOG.error("a batch update stands on {} of its {} profiles {} s after it was first found so, and the rest never"
                 + " landed: it is left so", holding.size(), batch.pids().size(), batch.partFor().toSeconds());
         writeAgain(change, batch, rows, without);
+    }
+
+    /**
+     * Writes the change's rows again as it recorded them, above its fence and every row's, as their maker: whatever
+     * lands when, the change stands whole, and what is read from now on is decided on it. A user's row is written only
+     * where nothing newer stands (it lands nowhere else): a change of the user alone (a merge) may have written it
+     * since, and locks none of the change's profiles.
+     */
+    private void complete(ChangeRunner.Change change, Unsettled batch) {
+        var completion = batch.completion();
+        long newest = tables.findAll(batch.pids()).values().stream().mapToLong(ProfileRow::written).max().orElse(0);
+        var writes = completion.writes().stream().filter(write -> stillToWrite(write, batch.fence())).toList();
+        change.fenceAbove(Math.max(batch.fence(), newest));
+        change.complete(new Completion(writes, completion.records(), completion.writer()));
+        unsettled.settled(batch.holder());
+        LOG.info("a change Cassandra had not confirmed is completed: {} rows written again", writes.size());
+    }
+
+    private boolean stillToWrite(RowWrite write, long fence) {
+        UUID uid = write instanceof PutUser put ? put.user().uid() : write instanceof PutNewUser made ? made.uid() : null;
+        return uid == null || tables.findUser(uid).map(user -> user.written() < fence).orElse(true);
     }
 
     /** Writes the rows again as they stand, above the batch's fence and every row's; then the batch is settled. */

@@ -15,13 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Settles the batch updates left unsettled ({@code unsettled_change}) whose profiles nobody changes again. A writer
- * that died, froze past its lease or got no confirmation leaves its row for the next holder of one of its profiles,
- * which settles the batch before it reads ({@link UnsettledBatches}); with no next holder the row would stay for ever,
+ * Completes the changes left unsettled ({@code unsettled_change}) whose profiles nobody changes again. A writer that
+ * died, froze past its lease or got no confirmation leaves its row for the next holder of one of its profiles, which
+ * completes the change before it reads ({@link UnsettledBatches}); with no next holder the row would stay for ever,
  * and every lock taken looks in that table. So a row older than {@link #AGE} is settled as that holder would settle
- * it: the sweep takes the locks of all its profiles, which settles it, and frees them. Landed nowhere, its rows are
- * written again above its fence, so that it can no longer land, and the row goes; landed whole, the row goes; landed
- * in part, the row stays, and the next rounds wait for the rest as any holder would. One instance sweeps at a time.
+ * it: the sweep takes the locks of all its profiles, which completes it, and frees them (a batch of an older version,
+ * landed in part, stays, and the next rounds wait for the rest as any holder would). One instance sweeps at a time.
  */
 public class UnsettledSweep implements Managed {
 

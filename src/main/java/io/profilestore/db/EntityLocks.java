@@ -32,8 +32,11 @@ import javax.sql.DataSource;
  * <p>Of a change's commits only {@link #recordChange}'s needs PostgreSQL to have made it durable (its disk, and a
  * synchronous standby where there is one). Taking and freeing locks commit asynchronously: PostgreSQL writes its log
  * in order, so the record's commit makes every earlier commit durable with it, and a lock taken and lost in a crash
- * is found gone when the change is recorded, before anything is written; a release lost in a crash only refuses the
- * next writer until the lease runs out. ({@link #raiseFence}, when it raises, commits on its own and still waits.)
+ * is found gone when the change is recorded, before anything is written; a release lost in a crash refuses the
+ * next writer until the lease runs out, and brings back what completes its change ({@link UnsettledChanges}): the
+ * next holder writes the confirmed rows again as they are. A change Cassandra refused is forgotten durably instead
+ * ({@link UnsettledChanges#forget}), as its answer then says nothing was changed. ({@link #raiseFence}, when it
+ * raises, commits on its own and still waits.)
  */
 public class EntityLocks implements ChangeLocks {
 
@@ -77,7 +80,9 @@ public class EntityLocks implements ChangeLocks {
      * Frees the locks in one statement that also makes its own commit asynchronous: set_config(..., true) lasts
      * until the end of the statement's implicit transaction, whose commit reads it.
      */
+    /** Frees the locks, and forgets what would complete the holder's change: Cassandra confirmed it, or it failed. */
     private static final String RELEASE = """
+            WITH confirmed AS (DELETE FROM unsettled_change WHERE holder = ?)
             UPDATE entity_lock SET holder = NULL, lease_until = NULL
               FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
              WHERE entity = ANY(?::text[]) AND holder = ?
@@ -282,9 +287,6 @@ public class EntityLocks implements ChangeLocks {
                     }
                 }
                 insertRecords(connection, records, lease, null);
-                if (UnsettledChanges.landsInParts(held, records)) {
-                    UnsettledChanges.record(connection, held, records);
-                }
                 journal.write(connection);
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
@@ -359,8 +361,9 @@ public class EntityLocks implements ChangeLocks {
     public Release release(Lease held) {
         try (Connection connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(RELEASE)) {
-            statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
-            statement.setObject(2, held.holder());
+            statement.setObject(1, held.holder());
+            statement.setArray(2, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(3, held.holder());
             return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
         } catch (SQLException e) {
             return Release.UNKNOWN;

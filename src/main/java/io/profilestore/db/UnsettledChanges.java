@@ -2,6 +2,7 @@ package io.profilestore.db;
 
 import io.profilestore.db.ChangeLocks.Release;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,14 +16,30 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * The changes of several profiles at once that may still land ({@code unsettled_change}): recorded, and not yet
- * confirmed by Cassandra. One is written in the transaction that records the change ({@link EntityLocks#recordChange})
- * and removed when its locks are freed after the write was confirmed; one left behind is settled by the next holder of
- * any of its locks.
+ * The changes of profiles that may still land ({@code unsettled_change}): recorded, and not yet confirmed by
+ * Cassandra, with what completes them (their rows, records and writer). One is written in the transaction that
+ * records the change ({@link #toComplete}) and removed when its locks are freed after the write was confirmed
+ * ({@link EntityLocks#release}); one left behind is completed by the next holder of any of its locks.
  */
 public class UnsettledChanges implements UnsettledWrites {
 
     private static final String PROFILE = "profile:";
+
+    /** Frees the locks, what completes the change left in place (the locks' statement, as {@link EntityLocks#release}). */
+    private static final String RELEASE_ONLY = """
+            UPDATE entity_lock SET holder = NULL, lease_until = NULL
+              FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
+             WHERE entity = ANY(?::text[]) AND holder = ?
+            """;
+
+    /**
+     * Forgets what completes the change and frees the locks, in one transaction PostgreSQL makes durable before it
+     * answers: a change Cassandra surely did not apply is said to have changed nothing only once nobody can complete it.
+     */
+    private static final String FORGET_AND_RELEASE = """
+            WITH failed AS (DELETE FROM unsettled_change WHERE holder = ?)
+            UPDATE entity_lock SET holder = NULL, lease_until = NULL WHERE entity = ANY(?::text[]) AND holder = ?
+            """;
 
     private final DataSource dataSource;
 
@@ -31,26 +48,28 @@ public class UnsettledChanges implements UnsettledWrites {
     }
 
     /**
-     * Whether a change may land in part: it writes several profiles in one logged batch, and locks nothing else (a
-     * merge's or a move's, which lock users too, are journaled and checked by check-tables instead).
+     * In the transaction recording the change, under every profile it writes or records, so that any lock of one
+     * finds it; a later change of the same holder (a settler's, then its own) takes its place.
      */
-    public static boolean landsInParts(Lease held, List<OutboxRecord> records) {
-        return records.stream().filter(r -> r.entityType().equals("profile")).count() >= 2
-                && held.entities().stream().allMatch(entity -> entity.startsWith(PROFILE));
-    }
-
-    /** In the transaction recording the change; a later change of the same holder takes its place. */
-    static void record(Connection connection, Lease held, List<OutboxRecord> records) throws SQLException {
-        try (var statement = connection.prepareStatement("""
-                INSERT INTO unsettled_change (holder, pids, fence) VALUES (?, ?, ?)
-                ON CONFLICT (holder) DO UPDATE SET pids = excluded.pids, fence = excluded.fence, recorded_at = now()
-                """)) {
-            statement.setObject(1, held.holder());
-            statement.setArray(2, connection.createArrayOf("uuid", records.stream()
-                    .filter(r -> r.entityType().equals("profile")).map(OutboxRecord::entityId).distinct().toArray()));
-            statement.setLong(3, held.fence());
-            statement.executeUpdate();
-        }
+    @Override
+    public Journal toComplete(Lease held, Completion completion) {
+        return connection -> {
+            try (var statement = connection.prepareStatement("""
+                    INSERT INTO unsettled_change (holder, pids, fence, writes, records, writer)
+                    VALUES (?, ?, ?, ?::jsonb, ?::jsonb, ?)
+                    ON CONFLICT (holder) DO UPDATE SET pids = excluded.pids, fence = excluded.fence,
+                        writes = excluded.writes, records = excluded.records, writer = excluded.writer,
+                        revoked_fence = NULL, partial_since = NULL, recorded_at = now()
+                    """)) {
+                statement.setObject(1, held.holder());
+                statement.setArray(2, connection.createArrayOf("uuid", completion.pids().toArray()));
+                statement.setLong(3, held.fence());
+                statement.setString(4, RowWritesJson.writes(completion.writes()));
+                statement.setString(5, RowWritesJson.records(completion.records()));
+                statement.setObject(6, completion.writer());
+                statement.executeUpdate();
+            }
+        };
     }
 
     /**
@@ -97,8 +116,8 @@ public class UnsettledChanges implements UnsettledWrites {
     @Override
     public Optional<Unsettled> of(UUID holder) {
         try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement("SELECT pids, fence, revoked_fence, "
-                        + "extract(epoch FROM clock_timestamp() - partial_since) FROM unsettled_change WHERE holder = ?")) {
+                var statement = connection.prepareStatement("SELECT pids, fence, revoked_fence, extract(epoch FROM "
+                        + "clock_timestamp() - partial_since), writes, records, writer FROM unsettled_change WHERE holder = ?")) {
             statement.setObject(1, holder);
             try (var rows = statement.executeQuery()) {
                 if (!rows.next()) {
@@ -108,12 +127,21 @@ public class UnsettledChanges implements UnsettledWrites {
                 long fence = rows.getLong(2);
                 Long revoked = rows.getObject(3, Long.class);
                 double partFor = rows.getDouble(4);
-                return Optional.of(new Unsettled(holder, pids, fence, revoked,
-                        rows.wasNull() ? null : Duration.ofMillis((long) (partFor * 1000))));
+                var part = rows.wasNull() ? null : Duration.ofMillis((long) (partFor * 1000));
+                return Optional.of(new Unsettled(holder, pids, fence, revoked, part, completion(rows)));
             }
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read an unsettled change in PostgreSQL", e);
         }
+    }
+
+    private static Completion completion(ResultSet rows) throws SQLException {
+        String writes = rows.getString(5);
+        if (writes == null) {
+            return null;
+        }
+        return new Completion(RowWritesJson.writes(writes), RowWritesJson.records(rows.getString(6)),
+                rows.getObject(7, UUID.class));
     }
 
     @Override
@@ -145,22 +173,26 @@ public class UnsettledChanges implements UnsettledWrites {
         };
     }
 
-    /**
-     * Keeps the locks until their lease runs out, for a change of several profiles whose write Cassandra did not
-     * confirm: the next holder takes them over, and settles that change first. Says whether they were still ours,
-     * like {@link EntityLocks#release}.
-     */
     @Override
-    public Release keepUntilTheLeaseRunsOut(Lease held) {
+    public Release releaseLeavingItToComplete(Lease held) {
         try (var connection = dataSource.getConnection();
-                var statement = connection.prepareStatement(
-                        "SELECT count(*) FROM entity_lock WHERE entity = ANY(?::text[]) AND holder = ?")) {
+                var statement = connection.prepareStatement(RELEASE_ONLY)) {
             statement.setArray(1, connection.createArrayOf("text", held.entities().toArray()));
             statement.setObject(2, held.holder());
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1) == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
-            }
+            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
+        } catch (SQLException e) {
+            return Release.UNKNOWN;
+        }
+    }
+
+    @Override
+    public Release forget(Lease held) {
+        try (var connection = dataSource.getConnection();
+                var statement = connection.prepareStatement(FORGET_AND_RELEASE)) {
+            statement.setObject(1, held.holder());
+            statement.setArray(2, connection.createArrayOf("text", held.entities().toArray()));
+            statement.setObject(3, held.holder());
+            return statement.executeUpdate() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
         } catch (SQLException e) {
             return Release.UNKNOWN;
         }

@@ -1,22 +1,77 @@
 package io.profilestore.db;
 
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
- * The writes of several profiles at once that may still land (recorded, not confirmed yet), as the write path settles
- * them: the port {@link UnsettledChanges} implements on PostgreSQL.
+ * The changes of profiles that may still land (recorded, not confirmed yet), and what completes them, as the write
+ * path settles them: the port {@link UnsettledChanges} implements on PostgreSQL.
  */
 public interface UnsettledWrites {
 
     /**
      * A change that may still land: its profiles and the fence its write carries; the fence a settler writes its rows
-     * again at (null: none yet); and how long ago it was first found landed in part (null: never).
+     * again at (null: none yet); how long ago it was first found landed in part (null: never); and what completes it
+     * (null: recorded by a version that kept no such thing, settled as before).
      */
-    record Unsettled(UUID holder, List<UUID> pids, long fence, Long revokedFence, Duration partFor) {
+    record Unsettled(UUID holder, List<UUID> pids, long fence, Long revokedFence, Duration partFor,
+            Completion completion) {
     }
+
+    /** What a change writes, as it recorded it: its rows, its records for the indexer, and the id its rows carry. */
+    record Completion(List<RowWrite> writes, List<OutboxRecord> records, UUID writer) {
+
+        /** Every profile it writes or records: a lock of any of them finds it. */
+        public Set<UUID> pids() {
+            var pids = new LinkedHashSet<UUID>();
+            records.stream().filter(r -> r.entityType().equals(OutboxRecord.PROFILE)).forEach(r -> pids.add(r.entityId()));
+            for (var write : writes) {
+                if (write instanceof RowWrite.PutProfile put) {
+                    pids.add(put.row().pid());
+                } else if (write instanceof RowWrite.OwnLink own) {
+                    pids.add(own.row().pid());
+                } else if (write instanceof RowWrite.EraseProfile erase) {
+                    pids.add(erase.pid());
+                } else if (write instanceof RowWrite.LinkProfile link) {
+                    pids.add(link.pid());
+                } else if (write instanceof RowWrite.UnlinkProfile unlink) {
+                    pids.add(unlink.pid());
+                }
+            }
+            return pids;
+        }
+
+        /** Every user whose row or list of profiles it writes: its completer locks them too. */
+        public Set<UUID> users() {
+            var users = new LinkedHashSet<UUID>();
+            for (var write : writes) {
+                if (write instanceof RowWrite.PutProfile put) {
+                    users.add(put.row().uid());
+                } else if (write instanceof RowWrite.OwnLink own) {
+                    users.add(own.row().uid());
+                } else if (write instanceof RowWrite.LinkProfile link) {
+                    users.add(link.uid());
+                } else if (write instanceof RowWrite.UnlinkProfile unlink) {
+                    users.add(unlink.uid());
+                } else if (write instanceof RowWrite.PutUser user) {
+                    users.add(user.user().uid());
+                } else if (write instanceof RowWrite.PutNewUser user) {
+                    users.add(user.uid());
+                }
+            }
+            return users;
+        }
+    }
+
+    /**
+     * Written in the transaction that records the change: what completes it, should Cassandra not confirm it. The
+     * release after a confirmed write forgets it ({@link ChangeLocks#release}).
+     */
+    Journal toComplete(Lease held, Completion completion);
 
     /** The change of this (former) holder that may still land, if it recorded one. */
     Optional<Unsettled> of(UUID holder);
@@ -27,9 +82,18 @@ public interface UnsettledWrites {
     /** The journal that notes, with the settler's record, the fence it writes the rows again at. */
     Journal revoke(UUID holder, long fence);
 
-    /** Keeps the locks until their lease runs out, for the next holder to settle; says whether they were ours. */
-    ChangeLocks.Release keepUntilTheLeaseRunsOut(Lease held);
+    /**
+     * Frees the locks of a change Cassandra did not confirm, and keeps what completes it, for the next holder of any
+     * of them: says whether they were still ours, like {@link ChangeLocks#release}; never throws.
+     */
+    ChangeLocks.Release releaseLeavingItToComplete(Lease held);
 
-    /** The change stands whole or nowhere now (or was confirmed): it is forgotten. */
+    /**
+     * Forgets what completes the change of a holder Cassandra surely did not apply it for, and frees its locks,
+     * durably: RELEASED says nobody completed it, nor can; anything else, that somebody may have. Never throws.
+     */
+    ChangeLocks.Release forget(Lease held);
+
+    /** The change stands whole now (completed, or as an older version's batch, nowhere): it is forgotten. */
     void settled(UUID holder);
 }

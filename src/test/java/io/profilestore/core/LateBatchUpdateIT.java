@@ -27,7 +27,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A batch update is all or none, also when its writer lost its lease before its write landed (a frozen process,
  * a coordinator that replays the batch from its batchlog later). Fences alone make a late write lose only where a
  * newer write stands: a newer change of one profile of the batch would leave the batch standing on the others. So
- * whoever takes over a lock of such a batch first settles the whole batch: it stands everywhere, or nowhere.
+ * whoever takes over a lock of such a batch first completes the whole batch, as it was recorded, above every fence:
+ * it stands everywhere, whatever lands when. A batch recorded by a version before completions (no rows kept) is
+ * settled as then: it stands everywhere, or nowhere.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class LateBatchUpdateIT {
@@ -47,7 +49,7 @@ class LateBatchUpdateIT {
     }
 
     @Test
-    void aNewerChangeOfOneProfileLeavesALateBatchStandingNowhere() throws Exception {
+    void aNewerChangeOfOneProfileCompletesTheLateBatchFirst() throws Exception {
         var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
         var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
         var late = PROBE.pauseNext(a, Step.RECORDED);
@@ -55,6 +57,31 @@ class LateBatchUpdateIT {
         var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
         late.awaitReached(Duration.ofSeconds(10));
         try {
+            awaitLeaseRanOut(b);
+            Api.assertProblem(api.put(b, etag(1), "{\"surname\": \"Орлова\", \"n\": 2}"), 412, "stale-version");
+            assertThat(api.put(b, etag(2), "{\"surname\": \"Орлова\", \"n\": 2}").status())
+                    .as("the newer change of B, on top of the batch").isEqualTo(200);
+        } finally {
+            late.resume();
+        }
+        assertThat(batch.get(30, TimeUnit.SECONDS).status()).as("the late batch: outcome unknown").isEqualTo(503);
+
+        assertThat(api.get(b).json().path("data").path("n").asInt()).as("B: the newer change").isEqualTo(2);
+        var aNow = api.get(a);
+        assertThat(aNow.json().path("data").path("n").asInt()).as("A: the batch, completed").isEqualTo(1);
+        assertThat(aNow.version()).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchOfAnOlderVersionIsLeftStandingNowhereByANewerChange() throws Exception {
+        var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
+        var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
+        var late = PROBE.pauseNext(a, Step.RECORDED);
+
+        var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
+        var lease = late.awaitReached(Duration.ofSeconds(10));
+        try {
+            Stores.recordedByAnOlderVersion(lease.holder(), true);
             awaitLeaseRanOut(b);
             assertThat(api.put(b, etag(1), "{\"surname\": \"Орлова\", \"n\": 2}").status()).as("the newer change of B")
                     .isEqualTo(200);
@@ -93,11 +120,11 @@ class LateBatchUpdateIT {
 
     /**
      * Half landed (here: one row written at the batch's fence by hand, as a coordinator that applied one mutation and
-     * not yet the other would leave it): the rest is on its way from the batchlog, so the next writer is refused until
-     * the batch stands everywhere, and then builds on it.
+     * not yet the other would leave it), and recorded by a version before completions: the rest is on its way from the
+     * batchlog, so the next writer is refused until the batch stands everywhere, and then builds on it.
      */
     @Test
-    void aBatchHalfLandedRefusesTheNextWriterUntilItLandedWhole() throws Exception {
+    void aBatchOfAnOlderVersionHalfLandedRefusesTheNextWriterUntilItLandedWhole() throws Exception {
         var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
         var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
         var late = PROBE.pauseNext(a, Step.RECORDED);
@@ -105,6 +132,7 @@ class LateBatchUpdateIT {
         var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
         var lease = late.awaitReached(Duration.ofSeconds(10));
         try {
+            Stores.recordedByAnOlderVersion(lease.holder(), true);
             awaitLeaseRanOut(b);
             TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
                     "UPDATE profiles.profile SET version = 2, data = '{\"surname\":\"Орлова\",\"n\":1}' WHERE pid = ?", a)

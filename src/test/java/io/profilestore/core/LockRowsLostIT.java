@@ -47,11 +47,12 @@ class LockRowsLostIT {
         pause.resume();
         var firstReply = first.get(30, TimeUnit.SECONDS);
 
-        assertThat(second.status()).as("the second writer took the free lock").isEqualTo(200);
-        assertThat(firstReply.status()).as("the first may have lost: not 'done'").isEqualTo(503);
+        // the second writer took the free lock, and completed the first's recorded change before it read
+        Api.assertProblem(second, 412, "stale-version");
+        assertThat(firstReply.status()).as("the first cannot tell whether its locks lasted: not 'done'").isEqualTo(503);
         assertThat(firstReply.json().path("detail").asText()).contains("may or may not have been applied");
         var read = api.get(pid);
         assertThat(read.version()).isEqualTo(2);
-        assertThat(read.json().path("data").path("surname").asText()).isEqualTo("Вторая");
+        assertThat(read.json().path("data").path("surname").asText()).isEqualTo("Первая");
     }
 }

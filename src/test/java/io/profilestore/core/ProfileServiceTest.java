@@ -206,7 +206,6 @@ class ProfileServiceTest {
         assertThat(write.rows()).extracting(Object::getClass).containsExactly(PutProfile.class, PutProfile.class);
         assertThat(locks.outbox()).endsWith(OutboxRecord.profile(a.pid(), 2, write.timestampMicros()),
                 OutboxRecord.profile(b.pid(), 2, write.timestampMicros()));
-        assertThat(locks.settledBatches()).as("the confirmed batch is forgotten").hasSize(1);
     }
 
     @Test

@@ -37,9 +37,19 @@ public final class PausingProbe implements WritePathProbe {
             return lease;
         }
 
+        /** Whether the change has reached the step (and waits there, until resumed). */
+        public boolean reached() {
+            return reached.getCount() == 0;
+        }
+
         public void resume() {
             released.countDown();
         }
+    }
+
+    /** Disarms the pause still armed, if any (a change expected to stop at it did not get there). */
+    public void disarm() {
+        armed.set(null);
     }
 
     private final AtomicReference<Pause> armed = new AtomicReference<>();

@@ -37,7 +37,6 @@ public final class Stores {
         }
     }
 
-    /** How many changes of these profiles the outbox holds that the relay has not published yet. */
     /** Whether the entity's lock has run out (or is free): its holder may no longer write. */
     public static boolean leaseRanOut(String entity) {
         try (var connection = TestStack.backends().postgres().getConnection();
@@ -52,6 +51,25 @@ public final class Stores {
         }
     }
 
+    /**
+     * Makes a holder's change that may still land look as a version before completions recorded it: {@code kept} a
+     * row with no rows to complete it (a batch update), or none at all (any other change).
+     */
+    public static void recordedByAnOlderVersion(UUID holder, boolean kept) {
+        try (var connection = TestStack.backends().postgres().getConnection();
+                var statement = connection.prepareStatement(kept
+                        ? "UPDATE unsettled_change SET writes = NULL, records = NULL, writer = NULL WHERE holder = ?"
+                        : "DELETE FROM unsettled_change WHERE holder = ?")) {
+            statement.setObject(1, holder);
+            if (statement.executeUpdate() != 1) {
+                throw new IllegalStateException("no change of " + holder + " is left to complete");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** How many changes of these profiles the outbox holds that the relay has not published yet. */
     public static long unpublished(Collection<UUID> pids) {
         try (var connection = TestStack.backends().postgres().getConnection();
                 var statement = connection.prepareStatement("SELECT count(*) FROM outbox WHERE entity_type = 'profile'"

@@ -51,6 +51,7 @@ class LateWriteLinksIT {
         checkTables(); // what earlier tests left (killed writers, say) is repaired first: each test counts its own
     }
 
+    /** The late move is completed by the newer one's holder first, so its late write leaves no link behind. */
     @Test
     void aMoveThatLandsAfterANewerMoveLeavesTheProfileUnderTheNewerUserOnly() throws Exception {
         var pid = api.create("{\"surname\": \"Орлова\"}").pid();
@@ -62,19 +63,17 @@ class LateWriteLinksIT {
         late.awaitReached(Duration.ofSeconds(10));
         await("the paused move's lease to run out").atMost(LEASE.multipliedBy(4)).pollInterval(Duration.ofMillis(100))
                 .until(() -> Stores.leaseRanOut("profile:" + pid));
-        assertThat(api.move(pid, etag(1), c).status()).as("the newer move").isEqualTo(200);
+        // the newer move read the profile under its first user and locked that one: the completion moved it
+        Api.assertProblem(api.move(pid, etag(2), c), 409, "conflict");
+        assertThat(api.move(pid, etag(2), c).status()).as("the newer move, on top of the late one completed")
+                .isEqualTo(200);
         late.resume();
         assertThat(toB.get(30, TimeUnit.SECONDS).status()).as("the late move: outcome unknown").isEqualTo(503);
-        assertThat(Stores.pidsOfUser(b)).as("the late move left its link").contains(pid);
 
         assertThat(api.get(pid).json().path("uid").asText()).isEqualTo(c.toString());
-        assertThat(pidsListed(b)).as("B lists no profile that is C's").doesNotContain(pid.toString());
+        assertThat(Stores.pidsOfUser(b)).as("B lists no profile that is C's").doesNotContain(pid);
         assertThat(pidsListed(c)).contains(pid.toString());
-
-        var report = checkTables();
-        assertThat(report).contains("stray links (a user lists a profile that is not its): 1, 1 removed");
-        assertThat(Stores.pidsOfUser(b)).doesNotContain(pid);
-        assertThat(Stores.pidsOfUser(c)).contains(pid);
+        assertThat(checkTables()).contains("stray links (a user lists a profile that is not its): 0,");
     }
 
     /**
@@ -93,7 +92,8 @@ class LateWriteLinksIT {
         var late = PROBE.pauseNext(pid, Step.RECORDED);
 
         var move = CompletableFuture.supplyAsync(() -> api.move(pid, etag(1), elsewhere));
-        late.awaitReached(Duration.ofSeconds(10));
+        // written by a version before completions, the late move is not completed by the next holder: it lands late
+        Stores.recordedByAnOlderVersion(late.awaitReached(Duration.ofSeconds(10)).holder(), false);
         await("the paused move's lease to run out").atMost(LEASE.multipliedBy(4)).pollInterval(Duration.ofMillis(100))
                 .until(() -> Stores.leaseRanOut("profile:" + pid));
         assertThat(api.put(pid, etag(1), "{\"data\": {\"surname\": \"Орлова\", \"firstName\": \"Анна\"}}").status())

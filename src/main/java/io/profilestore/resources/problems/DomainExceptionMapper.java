@@ -116,9 +116,11 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
             return Problem.of(503, "search-unavailable", "Service unavailable",
                     "search is unavailable right now; profiles can still be read and written");
         }
-        if (exception instanceof PostgresUnavailableException) {
-            return Problem.of(503, "postgres-unavailable", "Service unavailable",
-                    "PostgreSQL is unavailable; nothing was changed");
+        if (exception instanceof PostgresUnavailableException e) {
+            // a change whose record may have been committed is completed by the next holder of its locks
+            return Problem.of(503, "postgres-unavailable", "Service unavailable", e.commitUnconfirmed()
+                    ? "PostgreSQL did not confirm recording the change: it may or may not be applied; read the profile"
+                    : "PostgreSQL is unavailable; nothing was changed");
         }
         return null;
     }
