@@ -274,6 +274,32 @@ public class EntityLocks implements ChangeLocks {
      */
     @Override
     public void recordChange(Lease held, List<OutboxRecord> records, Journal journal) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                recordChangeOnce(held, records, journal);
+                return;
+            } catch (BrokenConnection e) {
+                if (attempt == BROKEN_CONNECTION_ATTEMPTS) {
+                    throw new PostgresUnavailableException("could not record the change in PostgreSQL", e.getCause());
+                }
+            }
+        }
+    }
+
+    /**
+     * Connections a PostgreSQL restart broke, in turn, that a change's record may be handed by the pool before it gets
+     * a sound one: the pool checks a connection it hands out only when it has been idle for half a second.
+     */
+    private static final int BROKEN_CONNECTION_ATTEMPTS = 3;
+
+    /** The connection failed at the record's first statement: nothing was done in PostgreSQL, and it may be tried again. */
+    private static final class BrokenConnection extends RuntimeException {
+        BrokenConnection(SQLException cause) {
+            super(cause);
+        }
+    }
+
+    private void recordChangeOnce(Lease held, List<OutboxRecord> records, Journal journal) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
@@ -281,7 +307,16 @@ public class EntityLocks implements ChangeLocks {
                     renew.setDouble(1, seconds(lease));
                     renew.setArray(2, connection.createArrayOf("text", held.entities().toArray()));
                     renew.setObject(3, held.holder());
-                    if (renew.executeUpdate() < held.entities().size()) {
+                    int renewed;
+                    try {
+                        renewed = renew.executeUpdate();
+                    } catch (SQLException e) {
+                        if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                            throw new BrokenConnection(e); // a connection exception (SQLSTATE class 08)
+                        }
+                        throw e;
+                    }
+                    if (renewed < held.entities().size()) {
                         connection.rollback();
                         throw new LeaseLostException("the locks ran out before the change was recorded", false);
                     }
