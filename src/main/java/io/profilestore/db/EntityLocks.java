@@ -4,7 +4,6 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,15 +60,6 @@ public class EntityLocks implements ChangeLocks {
              WHERE entity = ANY(?::text[]) AND holder = ? AND lease_until > clock_timestamp()
             """;
 
-    /**
-     * The change's record for the indexer, with its writer's lease as just renewed (same clock, same moment), and
-     * the moment before which the relay leaves it (null: at once).
-     */
-    private static final String RECORD = """
-            INSERT INTO outbox (entity_type, entity_id, version, fence, erased, lease_until, not_before)
-            VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?),
-                    clock_timestamp() + make_interval(secs => ?))
-            """;
 
     private static final String RAISE_FENCE = """
             UPDATE entity_lock SET fence = greatest(fence, ?)
@@ -321,7 +311,7 @@ public class EntityLocks implements ChangeLocks {
                         throw new LeaseLostException("the locks ran out before the change was recorded", false);
                     }
                 }
-                insertRecords(connection, records, lease, null);
+                Outbox.insert(connection, records, lease, null);
                 journal.write(connection);
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
@@ -347,7 +337,7 @@ public class EntityLocks implements ChangeLocks {
     public boolean recordAgain(List<OutboxRecord> records) {
         try (Connection connection = dataSource.getConnection()) {
             // the lease is over already: the indexer takes what Cassandra holds
-            insertRecords(connection, records, Duration.ZERO, null);
+            Outbox.insert(connection, records, Duration.ZERO, null);
             return true;
         } catch (SQLException e) {
             return false;
@@ -362,28 +352,11 @@ public class EntityLocks implements ChangeLocks {
     public boolean recordAgainLater(List<OutboxRecord> records, List<Duration> delays) {
         try (Connection connection = dataSource.getConnection()) {
             for (var delay : delays) {
-                insertRecords(connection, records, delay, delay);
+                Outbox.insert(connection, records, delay, delay);
             }
             return true;
         } catch (SQLException e) {
             return false;
-        }
-    }
-
-    private static void insertRecords(Connection connection, List<OutboxRecord> records, Duration leaseLeft,
-            Duration notBefore) throws SQLException {
-        try (var record = connection.prepareStatement(RECORD)) {
-            for (var change : records) {
-                record.setString(1, change.entityType());
-                record.setObject(2, change.entityId());
-                record.setLong(3, change.version());
-                record.setLong(4, change.fence());
-                record.setBoolean(5, change.erased());
-                record.setDouble(6, seconds(leaseLeft));
-                record.setObject(7, notBefore == null ? null : seconds(notBefore), Types.DOUBLE);
-                record.addBatch();
-            }
-            record.executeBatch();
         }
     }
 

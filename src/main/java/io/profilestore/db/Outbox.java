@@ -2,6 +2,7 @@ package io.profilestore.db;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,16 @@ public class Outbox {
     public interface Publisher {
         void publish(List<Pending> batch) throws Exception;
     }
+
+    /**
+     * The change's record for the indexer, with its writer's lease as just renewed (same clock, same moment), and
+     * the moment before which the relay leaves it (null: at once).
+     */
+    private static final String RECORD = """
+            INSERT INTO outbox (entity_type, entity_id, version, fence, erased, lease_until, not_before)
+            VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?),
+                    clock_timestamp() + make_interval(secs => ?))
+            """;
 
     private static final String TAKE = """
             SELECT id, entity_type, entity_id, version, fence, recorded_at, erased, lease_until FROM outbox
@@ -111,6 +122,27 @@ public class Outbox {
                 var statement = connection.prepareStatement(PURGE)) {
             statement.setDouble(1, retention.toSeconds());
             return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Inserts a change's records for the indexer in the caller's transaction ({@link EntityLocks#recordChange}), with
+     * the lease left to their writer and the delay before the relay takes them (null: at once).
+     */
+    static void insert(Connection connection, List<OutboxRecord> records, Duration leaseLeft,
+            Duration notBefore) throws SQLException {
+        try (var record = connection.prepareStatement(RECORD)) {
+            for (var change : records) {
+                record.setString(1, change.entityType());
+                record.setObject(2, change.entityId());
+                record.setLong(3, change.version());
+                record.setLong(4, change.fence());
+                record.setBoolean(5, change.erased());
+                record.setDouble(6, leaseLeft.toMillis() / 1000.0);
+                record.setObject(7, notBefore == null ? null : notBefore.toMillis() / 1000.0, Types.DOUBLE);
+                record.addBatch();
+            }
+            record.executeBatch();
         }
     }
 }
