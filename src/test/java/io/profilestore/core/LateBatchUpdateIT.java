@@ -9,6 +9,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.db.Lease;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PausingProbe;
 import io.profilestore.testing.PausingProbe.Step;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -50,22 +52,16 @@ class LateBatchUpdateIT {
 
     @Test
     void aNewerChangeOfOneProfileCompletesTheLateBatchFirst() throws Exception {
-        var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var late = PROBE.pauseNext(a, Step.RECORDED);
+        var a = newProfile();
+        var b = newProfile();
 
-        var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
-        late.awaitReached(Duration.ofSeconds(10));
-        try {
-            awaitLeaseRanOut(b);
+        var batch = batchHeldAt(a, b, Step.RECORDED, false, lease -> {
             Api.assertProblem(api.put(b, etag(1), "{\"surname\": \"Орлова\", \"n\": 2}"), 412, "stale-version");
             assertThat(api.put(b, etag(2), "{\"surname\": \"Орлова\", \"n\": 2}").status())
                     .as("the newer change of B, on top of the batch").isEqualTo(200);
-        } finally {
-            late.resume();
-        }
-        assertThat(batch.get(30, TimeUnit.SECONDS).status()).as("the late batch: outcome unknown").isEqualTo(503);
+        });
 
+        assertThat(batch.status()).as("the late batch: outcome unknown").isEqualTo(503);
         assertThat(api.get(b).json().path("data").path("n").asInt()).as("B: the newer change").isEqualTo(2);
         var aNow = api.get(a);
         assertThat(aNow.json().path("data").path("n").asInt()).as("A: the batch, completed").isEqualTo(1);
@@ -74,22 +70,14 @@ class LateBatchUpdateIT {
 
     @Test
     void aBatchOfAnOlderVersionIsLeftStandingNowhereByANewerChange() throws Exception {
-        var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var late = PROBE.pauseNext(a, Step.RECORDED);
+        var a = newProfile();
+        var b = newProfile();
 
-        var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
-        var lease = late.awaitReached(Duration.ofSeconds(10));
-        try {
-            Stores.recordedByAnOlderVersion(lease.holder(), true);
-            awaitLeaseRanOut(b);
-            assertThat(api.put(b, etag(1), "{\"surname\": \"Орлова\", \"n\": 2}").status()).as("the newer change of B")
-                    .isEqualTo(200);
-        } finally {
-            late.resume();
-        }
-        assertThat(batch.get(30, TimeUnit.SECONDS).status()).as("the late batch: outcome unknown").isEqualTo(503);
+        var batch = batchHeldAt(a, b, Step.RECORDED, true, lease -> assertThat(
+                api.put(b, etag(1), "{\"surname\": \"Орлова\", \"n\": 2}").status()).as("the newer change of B")
+                .isEqualTo(200));
 
+        assertThat(batch.status()).as("the late batch: outcome unknown").isEqualTo(503);
         assertThat(api.get(b).json().path("data").path("n").asInt()).as("B: the newer change").isEqualTo(2);
         var aNow = api.get(a);
         assertThat(aNow.json().path("data").path("n").asInt()).as("A: the batch stands nowhere, so not on A").isZero();
@@ -98,20 +86,12 @@ class LateBatchUpdateIT {
 
     @Test
     void aBatchThatLandedBeforeTheTakeoverStandsEverywhere() throws Exception {
-        var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var held = PROBE.pauseNext(a, Step.WRITTEN);
+        var a = newProfile();
+        var b = newProfile();
 
-        var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
-        held.awaitReached(Duration.ofSeconds(10));
-        try {
-            awaitLeaseRanOut(b);
-            assertThat(api.put(b, etag(2), "{\"surname\": \"Орлова\", \"n\": 2}").status())
-                    .as("a change on top of the batch").isEqualTo(200);
-        } finally {
-            held.resume();
-        }
-        batch.get(30, TimeUnit.SECONDS);
+        batchHeldAt(a, b, Step.WRITTEN, false, lease -> assertThat(
+                api.put(b, etag(2), "{\"surname\": \"Орлова\", \"n\": 2}").status())
+                .as("a change on top of the batch").isEqualTo(200));
 
         assertThat(api.get(a).json().path("data").path("n").asInt()).as("A keeps the batch").isEqualTo(1);
         assertThat(api.get(a).version()).isEqualTo(2);
@@ -125,29 +105,45 @@ class LateBatchUpdateIT {
      */
     @Test
     void aBatchOfAnOlderVersionHalfLandedRefusesTheNextWriterUntilItLandedWhole() throws Exception {
-        var a = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var b = api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
-        var late = PROBE.pauseNext(a, Step.RECORDED);
+        var a = newProfile();
+        var b = newProfile();
 
-        var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
-        var lease = late.awaitReached(Duration.ofSeconds(10));
-        try {
-            Stores.recordedByAnOlderVersion(lease.holder(), true);
-            awaitLeaseRanOut(b);
+        batchHeldAt(a, b, Step.RECORDED, true, lease -> {
             TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
                     "UPDATE profiles.profile SET version = 2, data = '{\"surname\":\"Орлова\",\"n\":1}' WHERE pid = ?", a)
                     .setQueryTimestamp(lease.fence()));
-
             Api.assertProblem(api.put(b, etag(1), "{\"surname\": \"Орлова\", \"n\": 2}"), 409, "locked");
             Api.assertProblem(api.put(a, etag(2), "{\"surname\": \"Орлова\", \"n\": 2}"), 409, "locked");
-        } finally {
-            late.resume();
-        }
-        batch.get(30, TimeUnit.SECONDS);
+        });
 
         assertThat(api.put(b, etag(2), "{\"surname\": \"Орлова\", \"n\": 2}").status()).as("on top of the whole batch")
                 .isEqualTo(200);
         assertThat(api.get(a).json().path("data").path("n").asInt()).isEqualTo(1);
+    }
+
+    /**
+     * A batch update of A and B, held at the step (as a batch of a version before completions, if so) until its lease
+     * ran out and {@code meanwhile} ran; then let go. Returns its answer.
+     */
+    private Api.Reply batchHeldAt(UUID a, UUID b, Step step, boolean ofAnOlderVersion, Consumer<Lease> meanwhile)
+            throws Exception {
+        var held = PROBE.pauseNext(a, step);
+        var batch = CompletableFuture.supplyAsync(() -> api.batchUpdate(batchOf(a, b)));
+        var lease = held.awaitReached(Duration.ofSeconds(10));
+        try {
+            if (ofAnOlderVersion) {
+                Stores.recordedByAnOlderVersion(lease.holder(), true);
+            }
+            awaitLeaseRanOut(b);
+            meanwhile.accept(lease);
+        } finally {
+            held.resume();
+        }
+        return batch.get(30, TimeUnit.SECONDS);
+    }
+
+    private UUID newProfile() {
+        return api.create("{\"surname\": \"Орлова\", \"n\": 0}").pid();
     }
 
     private static String batchOf(UUID a, UUID b) {

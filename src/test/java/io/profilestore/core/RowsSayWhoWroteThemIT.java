@@ -70,7 +70,7 @@ class RowsSayWhoWroteThemIT {
         assertThat(created.headers().firstValue("Request-Id")).hasValue(create.toString());
         var pid = created.pid();
         var uid = UUID.fromString(created.json().path("uid").asText());
-        assertThat(profileWriter(pid)).isEqualTo(create);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(create);
         assertThat(userWriter(uid)).as("the new user's row").isEqualTo(create);
         assertThat(linkWriter(uid, pid)).isEqualTo(create);
         assertThat(auditRequestIds(pid)).containsExactly(create);
@@ -78,7 +78,7 @@ class RowsSayWhoWroteThemIT {
         var put = UUID.randomUUID();
         assertThat(send(put, "PUT", "/v1/profiles/" + pid, "{\"data\": {\"surname\": \"Орлова\"}}", etag(1)).status())
                 .isEqualTo(200);
-        assertThat(profileWriter(pid)).isEqualTo(put);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(put);
         assertThat(linkWriter(uid, pid)).as("the row's own link, written with it").isEqualTo(put);
         assertThat(userWriter(uid)).as("a put writes no user row").isEqualTo(create);
         assertThat(auditRequestIds(pid)).containsExactlyInAnyOrder(create, put);
@@ -87,7 +87,7 @@ class RowsSayWhoWroteThemIT {
         var patched = api.patch(pid, etag(2), "{\"firstName\": \"Анна\"}");
         assertThat(patched.status()).isEqualTo(200);
         var made = UUID.fromString(patched.headers().firstValue("Request-Id").orElseThrow());
-        assertThat(profileWriter(pid)).isEqualTo(made);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(made);
     }
 
     /** A Request-Id that is not a UUID (or is the nil one) is not used: the service makes one and answers with it. */
@@ -104,7 +104,7 @@ class RowsSayWhoWroteThemIT {
         assertThat(patch.status()).isEqualTo(200);
         var made = UUID.fromString(patch.headers().firstValue("Request-Id").orElseThrow());
         assertThat(made).isNotEqualTo(new UUID(0, 0));
-        assertThat(profileWriter(pid)).isEqualTo(made);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(made);
         assertThat(UUID.fromString(put.headers().firstValue("Request-Id").orElseThrow())).isNotEqualTo(made);
     }
 
@@ -117,13 +117,13 @@ class RowsSayWhoWroteThemIT {
         var move = UUID.randomUUID();
         assertThat(send(move, "PUT", "/v1/profiles/" + pid + "/user", "{\"uid\": \"" + mover + "\"}", etag(1)).status())
                 .isEqualTo(200);
-        assertThat(profileWriter(pid)).isEqualTo(move);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(move);
         assertThat(linkWriter(mover, pid)).isEqualTo(move);
 
         var merge = UUID.randomUUID();
         var merged = send(merge, "POST", "/v1/users/" + target + "/merge", "{\"sources\": [\"" + mover + "\"]}", null);
         assertThat(merged.status()).as(merged.body()).isEqualTo(200);
-        assertThat(profileWriter(pid)).isEqualTo(merge);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(merge);
         assertThat(linkWriter(target, pid)).isEqualTo(merge);
         assertThat(userWriter(mover)).as("the source's row").isEqualTo(merge);
         assertThat(userWriter(target)).as("the target's row").isEqualTo(merge);
@@ -151,7 +151,7 @@ class RowsSayWhoWroteThemIT {
                 .until(() -> target.toString().equals(api.get(pid).json().path("uid").asText()));
         awaitCassandra();
 
-        assertThat(profileWriter(pid)).isEqualTo(merge);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(merge);
         assertThat(userWriter(source)).isEqualTo(merge);
         assertThat(journalRequestId(UUID.fromString(reply.json().path("operationId").asText()))).isEqualTo(merge);
         assertThat(systemChanges(pid)).as("the recovery wrote the profile, as the merge's request")
@@ -176,11 +176,11 @@ class RowsSayWhoWroteThemIT {
         assertThat(answered.status()).as("the late move: outcome unknown").isEqualTo(503);
         var lateMove = UUID.fromString(answered.headers().firstValue("Request-Id").orElseThrow());
         assertThat(api.get(pid).json().path("uid").asText()).as("the late move landed").isEqualTo(mover.toString());
-        assertThat(profileWriter(pid)).isEqualTo(lateMove);
+        assertThat(Stores.profileWriter(pid)).isEqualTo(lateMove);
 
         assertThat(checkTables()).contains("profiles away from their root (not under the root of their own user's tree): 1, 1 moved");
         assertThat(api.get(pid).json().path("uid").asText()).isEqualTo(root.toString());
-        var repairer = profileWriter(pid);
+        var repairer = Stores.profileWriter(pid);
         assertThat(repairer).isNotNull().isNotEqualTo(lateMove);
         assertThat(systemChanges(pid)).as("the audit trail's system changes of the profile")
                 .containsExactly("check-tables " + repairer);
@@ -201,12 +201,12 @@ class RowsSayWhoWroteThemIT {
 
         dao.apply(List.of(new PutProfile(dao.find(pid).orElseThrow())), now + 1, rewriter);
 
-        assertThat(profileWriter(pid)).as("the version's maker, not the rewriter").isEqualTo(maker);
+        assertThat(Stores.profileWriter(pid)).as("the version's maker, not the rewriter").isEqualTo(maker);
         assertThat(linkWriter(uid, pid)).as("its own link, written with it, names the maker too").isEqualTo(maker);
         assertThat(dao.find(pid).orElseThrow().written()).as("written again above its fence").isEqualTo(now + 1);
         var next = dao.find(pid).orElseThrow();
         dao.apply(List.of(new PutProfile(next.under(uid, 2, Instant.now(), now + 2))), now + 2, rewriter);
-        assertThat(profileWriter(pid)).as("a new version is its change's").isEqualTo(rewriter);
+        assertThat(Stores.profileWriter(pid)).as("a new version is its change's").isEqualTo(rewriter);
 
         // a row that names no writer (from before written_by, or imported) is written again naming none
         TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
@@ -214,7 +214,7 @@ class RowsSayWhoWroteThemIT {
         var unnamed = dao.find(pid).orElseThrow();
         assertThat(unnamed.writtenBy()).isEqualTo(ProfileRow.NO_WRITER);
         dao.apply(List.of(new PutProfile(unnamed)), now + 4, rewriter);
-        assertThat(profileWriter(pid)).isNull();
+        assertThat(Stores.profileWriter(pid)).isNull();
     }
 
     /** The test's own session reaches Cassandra again, after the outage a test made (it reconnects in its time). */
@@ -240,11 +240,6 @@ class RowsSayWhoWroteThemIT {
 
     private UUID newUser() {
         return UUID.fromString(api.create("{\"surname\": \"Орлова\"}").json().path("uid").asText());
-    }
-
-    private static UUID profileWriter(UUID pid) {
-        return TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
-                "SELECT written_by FROM profiles.profile WHERE pid = ?", pid)).one().getUuid(0);
     }
 
     private static UUID userWriter(UUID uid) {

@@ -4,7 +4,6 @@ import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -86,7 +85,7 @@ class UnconfirmedChangeCompletedIT {
         var after = api.get(pid);
         assertThat(after.version()).as("its late write changes nothing").isEqualTo(2);
         assertThat(after.json().path("data").path("surname").asText()).isEqualTo("Первая");
-        assertThat(writtenBy(pid)).as("the version is the first put's, not its completer's")
+        assertThat(Stores.profileWriter(pid)).as("the version is the first put's, not its completer's")
                 .isEqualTo(requestId(first.get()));
     }
 
@@ -152,10 +151,6 @@ class UnconfirmedChangeCompletedIT {
         return UUID.fromString(reply.headers().firstValue("Request-Id").orElseThrow());
     }
 
-    private static UUID writtenBy(UUID pid) {
-        return TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
-                "SELECT written_by FROM profiles.profile WHERE pid = ?", pid)).one().getUuid(0);
-    }
 
     private static void awaitLeaseRanOut(UUID pid) {
         await("the paused change's lease to run out").atMost(LEASE.multipliedBy(4)).pollInterval(Duration.ofMillis(100))

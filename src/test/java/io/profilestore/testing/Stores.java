@@ -69,6 +69,12 @@ public final class Stores {
         }
     }
 
+    /** Who wrote the profile's row as it stands ({@code written_by}). */
+    public static UUID profileWriter(UUID pid) {
+        return TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                "SELECT written_by FROM profiles.profile WHERE pid = ?", pid)).one().getUuid(0);
+    }
+
     /** How many changes of these profiles the outbox holds that the relay has not published yet. */
     public static long unpublished(Collection<UUID> pids) {
         try (var connection = TestStack.backends().postgres().getConnection();
