@@ -13,17 +13,19 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.admin.AdminTasks;
 import io.profilestore.audit.AuditFilter;
-import io.profilestore.audit.RequestIds;
 import io.profilestore.audit.AuditGroupWriter;
+import io.profilestore.audit.AuditLog;
 import io.profilestore.audit.AuditOutcomeWriter;
 import io.profilestore.audit.HeadRefusal;
-import io.profilestore.audit.AuditLog;
 import io.profilestore.audit.MachineSearchWriter;
+import io.profilestore.audit.RequestIds;
 import io.profilestore.auth.Security;
 import io.profilestore.backends.Backends;
+import io.profilestore.change.UnsettledSweep;
+import io.profilestore.change.WritePathProbe;
 import io.profilestore.cli.ApiKeyCommand;
-import io.profilestore.cli.CheckTablesCommand;
 import io.profilestore.cli.AuditCommand;
+import io.profilestore.cli.CheckTablesCommand;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
 import io.profilestore.cli.ImportCommand;
 import io.profilestore.cli.IndexerCommand;
@@ -32,29 +34,19 @@ import io.profilestore.cli.ReconcileCommand;
 import io.profilestore.cli.ReindexCommand;
 import io.profilestore.cli.SecretsSubstitutor;
 import io.profilestore.console.Console;
-import io.profilestore.core.ChangeRunner;
 import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
 import io.profilestore.core.TableCheck;
 import io.profilestore.core.TableCheckSchedule;
 import io.profilestore.core.TableCheckTask;
-import io.profilestore.core.UnsettledSweep;
-import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserHistory;
+import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserService;
-import io.profilestore.core.WritePathProbe;
 import io.profilestore.core.search.CursorSeal;
-import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.core.search.MatchService;
+import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.core.search.SearchService;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.ExclusiveRun;
-import io.profilestore.db.IdempotentWriter;
-import io.profilestore.db.JournalHistory;
-import io.profilestore.db.Outbox;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.SearchIndex;
-import io.profilestore.db.UserOperations;
+import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.OutboxRelay;
 import io.profilestore.health.AuditWritersHealthCheck;
 import io.profilestore.health.CassandraHealthCheck;
@@ -72,6 +64,9 @@ import io.profilestore.indexer.Reconciler;
 import io.profilestore.limits.CallerBuckets;
 import io.profilestore.limits.RateLimitFeature;
 import io.profilestore.limits.RateLimitMetrics;
+import io.profilestore.postgres.ExclusiveRun;
+import io.profilestore.postgres.MergeJournal;
+import io.profilestore.postgres.MergeJournalHistory;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
 import io.profilestore.resources.CallerResource;
@@ -92,6 +87,7 @@ import io.profilestore.resources.problems.ProblemExceptionMapper;
 import io.profilestore.resources.problems.UnexpectedExceptionMapper;
 import io.profilestore.resources.problems.WebApplicationExceptionMapper;
 import io.profilestore.schema.IndexAliases;
+import io.profilestore.wiring.StoreAdapters;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.servlet.DispatcherType;
 import java.time.Duration;
@@ -161,8 +157,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         var json = environment.getObjectMapper();
 
         var settings = config.profiles;
-        var writer = new IdempotentWriter(backends.cassandra(), settings.writeAttempts, environment.metrics());
-        var dao = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
+        var stores = new StoreAdapters(config, backends, environment.metrics());
+        var dao = stores.profiles();
         var index = new SearchIndex(backends.elasticsearch(), config.elasticsearch.indexAlias);
         var names = NameNormalizer.standard();
 
@@ -198,28 +194,26 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.jersey().register(new AuditFilter(lookUps, machineSearches, outcomes));
             environment.jersey().register(new HeadRefusal());
             environment.jersey().register(new AuditResource(audit));
-            var locks = new EntityLocks(backends.postgres(), settings.lockLease.toJavaDuration(), environment.metrics());
             var documents = new Documents(json, settings.maxDocumentBytes);
-            var relay = new OutboxRelay(new Outbox(backends.postgres()), backends.rabbitmq(), json,
+            var relay = new OutboxRelay(stores.outbox(), backends.rabbitmq(), json,
                     config.indexer.relayInterval.toJavaDuration(),
                     config.indexer.relayLinger.toJavaDuration(),
                     config.indexer.outboxRetention.toJavaDuration(), environment.metrics());
             // a change recorded and written here is relayed at once by this pod's relay, not at its next poll
-            var changes = new ChangeRunner(dao, locks, audit, settings.unknownOutcomeRechecks.stream()
-                    .map(io.dropwizard.util.Duration::toJavaDuration).toList(), writePathProbe(), relay::wake);
+            var changes = stores.changeRunner(writePathProbe(), relay::wake);
             var profiles = new ProfileService(dao, changes, documents, settings.maxBatchSize,
                     config.users.maxProfilesPerUser);
-            var journal = new UserOperations(backends.postgres());
+            var journal = new MergeJournal(backends.postgres());
             var users = new UserService(dao, changes, journal, config.users);
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
                     config.users.recoveryDelay.toJavaDuration(), Duration.ofSeconds(1)));
-            var history = new JournalHistory(backends.postgres());
+            var history = new MergeJournalHistory(backends.postgres());
             var tableCheck = new TableCheck(dao, changes, users, history, config.users);
             var oneAtATime = new ExclusiveRun(backends.postgres());
             environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));
             environment.lifecycle().manage(new TableCheckSchedule(tableCheck, oneAtATime,
                     config.users.checkTablesEvery.toJavaDuration()));
-            environment.lifecycle().manage(new UnsettledSweep(changes, locks.unsettled(), oneAtATime));
+            environment.lifecycle().manage(new UnsettledSweep(changes, stores.unsettled(), oneAtATime));
             var jersey = environment.jersey();
             jersey.register(new ProfileResource(profiles));
             jersey.register(new UserResource(users, new UserHistory(dao, journal, history)));

@@ -17,9 +17,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.sql.SQLException;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
@@ -33,12 +31,10 @@ final class TaskAudit implements Filter {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final DataSource dataSource;
     private final AuditLog trail;
     private final Meter failures;
 
     TaskAudit(DataSource dataSource, MetricRegistry metrics) {
-        this.dataSource = dataSource;
         this.trail = new AuditLog(dataSource, metrics);
         this.failures = metrics.meter(AuditLog.FAILURES);
     }
@@ -54,8 +50,11 @@ final class TaskAudit implements Filter {
         }
         long id;
         try {
-            id = record(entry(http));
-        } catch (SQLException | RuntimeException e) {
+            id = trail.record(entry(http));
+        } catch (AuditUnavailableException e) {
+            refuse(answer); // counted in audit.failures by the trail
+            return;
+        } catch (RuntimeException e) {
             failures.mark();
             refuse(answer);
             return;
@@ -66,15 +65,6 @@ final class TaskAudit implements Filter {
         } catch (AuditUnavailableException e) {
             // the task has run: its record stays, its outcome unknown (counted in audit.failures)
         }
-    }
-
-    private long record(AuditEntry entry) throws SQLException {
-        var id = new AtomicLong();
-        try (var connection = dataSource.getConnection()) {
-            connection.setAutoCommit(true);
-            AuditLog.journal(entry, id::set).write(connection);
-        }
-        return id.get();
     }
 
     private static AuditEntry entry(HttpServletRequest request) {

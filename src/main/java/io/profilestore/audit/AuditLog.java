@@ -2,8 +2,11 @@ package io.profilestore.audit;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import io.profilestore.db.Journal;
-import io.profilestore.db.PostgresUnavailableException;
+import io.profilestore.change.AuditAppender;
+import io.profilestore.change.Origin;
+import io.profilestore.change.PostgresUnavailableException;
+import io.profilestore.change.RecordTransaction;
+import io.profilestore.postgres.PostgresTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -13,14 +16,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.LongConsumer;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The audit trail in PostgreSQL: changes' records (in the change's transaction) and their outcomes, the
  * statement that records look-ups (which {@link AuditGroupWriter} commits in groups), and the trail's queries.
  */
-public class AuditLog implements ChangeOutcomes {
+public class AuditLog implements ChangeOutcomes, AuditAppender {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
 
     private static final String INSERT = """
             INSERT INTO audit_record (actor, actor_kind, roles, action, request, pids, status, request_id)
@@ -65,11 +71,33 @@ public class AuditLog implements ChangeOutcomes {
     }
 
     /**
-     * The record of a change, written in the transaction that records the change (its status empty: the outcome
-     * is not known yet); {@code recorded} learns its id, to set the status once the caller is answered.
+     * The record of a change, written in the transaction that records the change (its status empty: the outcome is
+     * not known yet).
      */
-    public static Journal journal(AuditEntry entry, LongConsumer recorded) {
-        return connection -> recorded.accept(insert(connection, entry));
+    @Override
+    public long append(RecordTransaction transaction, Origin origin, List<UUID> pids) {
+        var entry = new AuditEntry(null, null, origin.actor(), origin.actorKind(), origin.roles(), origin.action(),
+                origin.request(), pids, null, origin.writer());
+        long[] id = new long[1];
+        PostgresTransaction.run(transaction, connection -> id[0] = insert(connection, entry));
+        return id[0];
+    }
+
+    /**
+     * A request's record goes to the request, whose answer's status the audit filter writes; the system's own work
+     * has none, so its outcome is written now.
+     */
+    @Override
+    public void outcome(Origin origin, long record, boolean applied) {
+        if (origin.isRequest()) {
+            origin.requestRecords().accept(record);
+            return;
+        }
+        try {
+            recordOutcome(List.of(record), applied ? 200 : 503);
+        } catch (RuntimeException e) {
+            LOG.warn("the outcome of a system change could not be recorded in the audit trail; it stays unknown there");
+        }
     }
 
     /**

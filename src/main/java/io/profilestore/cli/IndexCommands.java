@@ -5,15 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jackson.Jackson;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.core.search.NameNormalizer;
-import io.profilestore.db.IdempotentWriter;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ReindexProgress;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.indexer.ProfileDocuments;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.indexer.Reindexer;
+import io.profilestore.postgres.ReindexProgress;
 import io.profilestore.schema.IndexAliases;
+import io.profilestore.wiring.StoreAdapters;
 import java.time.Duration;
 
 /** The parts the index maintenance commands and tasks are made of, built from one configuration. */
@@ -26,8 +26,7 @@ public final class IndexCommands {
     }
 
     public static Parts parts(ProfileStoreConfiguration config, Backends backends, MetricRegistry metrics, ObjectMapper json) {
-        var writer = new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics);
-        var profiles = new ProfileDao(backends.cassandra(), config.cassandra.keyspace, writer);
+        var profiles = new StoreAdapters(config, backends, metrics).profiles();
         var documents = new ProfileDocuments(profiles, NameNormalizer.standard(), json);
         String alias = config.elasticsearch.indexAlias;
         return new Parts(profiles, documents, new SearchIndex(backends.elasticsearch(), alias),

@@ -3,9 +3,9 @@ package io.profilestore.core;
 import static io.profilestore.core.UserTrees.newestWrite;
 
 import io.profilestore.api.UserResults;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserOperations.Operation;
+import io.profilestore.change.LockTable;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,7 +35,7 @@ final class LandedResumes {
         var candidates = new LinkedHashSet<UUID>();
         merge.sources().forEach(source -> candidates.addAll(reads.pidsOf(source)));
         journaled.forEach(move -> candidates.add(move.pid()));
-        reads.lock(candidates.stream().map(EntityLocks::profile).toList());
+        reads.lock(candidates.stream().map(LockTable::profile).toList());
         var rows = reads.profiles(candidates);
         // the source a profile is under is the one its row names, whichever lists it (a late write's link may too)
         var left = new LinkedHashMap<UUID, UUID>();
@@ -63,7 +63,7 @@ final class LandedResumes {
      */
     static PreparedOperation<UserResults.Unmerged> unmerge(UserReads reads, Operation unmerge,
             List<Move> journaled) {
-        reads.lock(journaled.stream().map(move -> EntityLocks.profile(move.pid())).toList());
+        reads.lock(journaled.stream().map(move -> LockTable.profile(move.pid())).toList());
         var rows = reads.profiles(journaled.stream().map(Move::pid).toList());
         var left = journaled.stream().filter(move -> {
             var row = rows.get(move.pid());

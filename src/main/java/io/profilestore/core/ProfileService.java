@@ -2,17 +2,19 @@ package io.profilestore.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.api.Profile;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.ProfileTables;
-import io.profilestore.db.RowWrite;
-import io.profilestore.db.RowWrite.EraseProfile;
-import io.profilestore.db.RowWrite.LinkProfile;
-import io.profilestore.db.RowWrite.PutNewUser;
-import io.profilestore.db.RowWrite.PutProfile;
-import io.profilestore.db.RowWrite.UnlinkProfile;
-import io.profilestore.db.UserRow;
+import io.profilestore.change.ChangeRunner;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.Origin;
+import io.profilestore.change.OutboxRecord;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows;
+import io.profilestore.change.RowWrite;
+import io.profilestore.change.RowWrite.EraseProfile;
+import io.profilestore.change.RowWrite.LinkProfile;
+import io.profilestore.change.RowWrite.PutNewUser;
+import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.RowWrite.UnlinkProfile;
+import io.profilestore.change.UserRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,13 +33,13 @@ public class ProfileService {
     public record Update(UUID pid, long expectedVersion, JsonNode data) {
     }
 
-    private final ProfileTables tables;
+    private final ProfileRows tables;
     private final ChangeRunner changes;
     private final Documents documents;
     private final int maxBatchSize;
     private final int maxProfilesPerUser;
 
-    public ProfileService(ProfileTables tables, ChangeRunner changes, Documents documents, int maxBatchSize,
+    public ProfileService(ProfileRows tables, ChangeRunner changes, Documents documents, int maxBatchSize,
             int maxProfilesPerUser) {
         this.tables = tables;
         this.changes = changes;
@@ -51,8 +53,8 @@ public class ProfileService {
     }
 
     /** Creates a profile, under a new user when {@code uid} is null; a uid nobody has is refused. */
-    public Profile create(UUID uid, JsonNode data) {
-        return create(UUID.randomUUID(), uid, documents.compact(data), false);
+    public Profile create(Origin origin, UUID uid, JsonNode data) {
+        return create(origin, UUID.randomUUID(), uid, documents.compact(data), false);
     }
 
     /**
@@ -60,13 +62,13 @@ public class ProfileService {
      * refused (412) when the pid has a profile. Under a new user when {@code uid} is null; a uid nobody has is made,
      * with the profile, so that the system's users are kept too.
      */
-    public Profile createAt(UUID pid, UUID uid, JsonNode data) {
-        return create(pid, uid, documents.compact(data), true);
+    public Profile createAt(Origin origin, UUID pid, UUID uid, JsonNode data) {
+        return create(origin, pid, uid, documents.compact(data), true);
     }
 
-    private Profile create(UUID pid, UUID uid, String document, boolean givenPid) {
+    private Profile create(Origin origin, UUID pid, UUID uid, String document, boolean givenPid) {
         UUID owner = uid == null ? UUID.randomUUID() : uid;
-        return underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(owner)), change -> {
+        return underLock(origin, List.of(LockTable.profile(pid), LockTable.user(owner)), change -> {
             if (givenPid) {
                 tables.find(pid).ifPresent(existing -> {
                     throw new ProfileExistsException(pid, existing.version());
@@ -100,7 +102,7 @@ public class ProfileService {
      * Creates up to a batch of profiles, each under a new user, all or none: one lock statement, one outbox
      * transaction, one logged batch. The bulk path of imports.
      */
-    public List<Profile> createMany(List<JsonNode> datas) {
+    public List<Profile> createMany(Origin origin, List<JsonNode> datas) {
         if (datas.isEmpty()) {
             throw new InvalidDocumentException("profiles must hold at least one profile");
         }
@@ -114,10 +116,10 @@ public class ProfileService {
         for (int i = 0; i < datas.size(); i++) {
             pids.add(UUID.randomUUID());
             uids.add(UUID.randomUUID());
-            entities.add(EntityLocks.profile(pids.get(i)));
-            entities.add(EntityLocks.user(uids.get(i)));
+            entities.add(LockTable.profile(pids.get(i)));
+            entities.add(LockTable.user(uids.get(i)));
         }
-        return underLock(entities, change -> {
+        return underLock(origin, entities, change -> {
             var lease = change.lease();
             var at = lease.timestamp();
             var writes = new ArrayList<RowWrite>();
@@ -134,18 +136,18 @@ public class ProfileService {
         });
     }
 
-    public Profile replace(UUID pid, long expectedVersion, JsonNode data) {
+    public Profile replace(Origin origin, UUID pid, long expectedVersion, JsonNode data) {
         String document = documents.compact(data);
-        return change(pid, expectedVersion, current -> document);
+        return change(origin, pid, expectedVersion, current -> document);
     }
 
-    public Profile patch(UUID pid, long expectedVersion, JsonNode mergePatch) {
-        return change(pid, expectedVersion, current -> documents.mergePatch(current.data(), mergePatch));
+    public Profile patch(Origin origin, UUID pid, long expectedVersion, JsonNode mergePatch) {
+        return change(origin, pid, expectedVersion, current -> documents.mergePatch(current.data(), mergePatch));
     }
 
     /** Erases a profile: its row and its place in its user's list go; the version it had is not reused. */
-    public void erase(UUID pid, long expectedVersion) {
-        underLock(List.of(EntityLocks.profile(pid)), change -> {
+    public void erase(Origin origin, UUID pid, long expectedVersion) {
+        underLock(origin, List.of(LockTable.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
             change.commit(List.of(OutboxRecord.profileErased(pid, current.version() + 1, change.lease().fence())),
@@ -155,7 +157,7 @@ public class ProfileService {
     }
 
     /** Replaces the documents of several profiles, all or none: one lock set, one version check, one logged batch. */
-    public List<Profile> batchUpdate(List<Update> updates) {
+    public List<Profile> batchUpdate(Origin origin, List<Update> updates) {
         if (updates.isEmpty()) {
             throw new InvalidDocumentException("updates must name at least one profile");
         }
@@ -171,7 +173,7 @@ public class ProfileService {
         }
         var documentsByPid = new LinkedHashMap<UUID, String>();
         byPid.forEach((pid, update) -> documentsByPid.put(pid, documents.compact(update.data())));
-        return underLock(byPid.keySet().stream().map(EntityLocks::profile).toList(), change -> {
+        return underLock(origin, byPid.keySet().stream().map(LockTable::profile).toList(), change -> {
             var current = tables.findAll(byPid.keySet());
             var missing = byPid.keySet().stream().filter(pid -> !current.containsKey(pid)).toList();
             if (!missing.isEmpty()) {
@@ -200,8 +202,8 @@ public class ProfileService {
         });
     }
 
-    private Profile change(UUID pid, long expectedVersion, Function<ProfileRow, String> newDocument) {
-        return underLock(List.of(EntityLocks.profile(pid)), change -> {
+    private Profile change(Origin origin, UUID pid, long expectedVersion, Function<ProfileRow, String> newDocument) {
+        return underLock(origin, List.of(LockTable.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
             var next = new ProfileRow(pid, current.uid(), current.recordedHome(), current.version() + 1, newDocument.apply(current),
@@ -219,8 +221,8 @@ public class ProfileService {
         return current;
     }
 
-    private <T> T underLock(List<String> entities, Function<ChangeRunner.Change, T> body) {
-        return changes.underLock(entities, body);
+    private <T> T underLock(Origin origin, List<String> entities, Function<ChangeRunner.Change, T> body) {
+        return changes.underLock(origin, entities, body);
     }
 
     static Profile toProfile(ProfileRow row) {

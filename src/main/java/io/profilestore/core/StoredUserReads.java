@@ -1,11 +1,12 @@
 package io.profilestore.core;
 
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserOperations;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserOperations.Operation;
-import io.profilestore.db.UserRow;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ChangeRunner;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserRow;
+import io.profilestore.postgres.MergeJournal;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +17,10 @@ import java.util.UUID;
 /** The stores, as {@link UserPlanner} reads them under an operation's locks (none: before it takes any). */
 final class StoredUserReads implements UserReads {
     private final ProfileDao dao;
-    private final UserOperations journal;
+    private final MergeJournal journal;
     private final ChangeRunner.Change change;
 
-    StoredUserReads(ProfileDao dao, UserOperations journal, ChangeRunner.Change change) {
+    StoredUserReads(ProfileDao dao, MergeJournal journal, ChangeRunner.Change change) {
         this.dao = dao;
         this.journal = journal;
         this.change = change;

@@ -1,19 +1,20 @@
 package io.profilestore.core;
 
-import io.profilestore.audit.AuditContext;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.cassandra.ProfileDao.Link;
+import io.profilestore.change.ChangeRunner;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.Origin;
+import io.profilestore.change.OutboxRecord;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.RowWrite;
+import io.profilestore.change.RowWrite.LinkProfile;
+import io.profilestore.change.RowWrite.PutNewUser;
+import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.RowWrite.UnlinkProfile;
+import io.profilestore.change.UserRow;
 import io.profilestore.core.TableCheckReport.Kind;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.JournalHistory;
-import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileDao.Link;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.RowWrite;
-import io.profilestore.db.RowWrite.LinkProfile;
-import io.profilestore.db.RowWrite.PutProfile;
-import io.profilestore.db.RowWrite.PutNewUser;
-import io.profilestore.db.RowWrite.UnlinkProfile;
-import io.profilestore.db.UserRow;
+import io.profilestore.postgres.MergeJournalHistory;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
 public class TableCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableCheck.class);
-    /** The name it runs under, one instance at a time ({@link io.profilestore.db.ExclusiveRun}). */
+    /** The name it runs under, one instance at a time ({@link io.profilestore.postgres.ExclusiveRun}). */
     public static final String JOB = "check-tables";
     private static final int SLICES = 64;
     private static final int PAGE = 500;
@@ -46,9 +47,9 @@ public class TableCheck {
     private final ChangeRunner changes;
     private final UserService users;
     private final UserTreeCheck trees;
-    private final JournalHistory journal;
+    private final MergeJournalHistory journal;
 
-    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, JournalHistory journal,
+    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, MergeJournalHistory journal,
             UserSettings settings) {
         this.dao = dao;
         this.changes = changes;
@@ -67,33 +68,33 @@ public class TableCheck {
      * rows and audit records carry an id of the run's ({@code written_by}).
      */
     public TableCheckReport run(boolean repair, boolean list, PrintWriter out) {
-        return AuditContext.asSystem(JOB, UUID.randomUUID(), () -> check(repair, list, out));
+        return check(Origin.system(JOB, UUID.randomUUID()), repair, list, out);
     }
 
-    private TableCheckReport check(boolean repair, boolean list, PrintWriter out) {
+    private TableCheckReport check(Origin origin, boolean repair, boolean list, PrintWriter out) {
         var tally = new TableCheckTally(repair);
-        var unsound = trees.run(tally);
+        var unsound = trees.run(origin, tally);
         for (int slice = 0; slice < SLICES; slice++) {
             var page = new ArrayList<ProfileRow>();
             for (var row : dao.scan(slice, SLICES)) {
                 page.add(row);
                 if (page.size() == PAGE) {
-                    checkProfiles(page, tally, unsound);
+                    checkProfiles(origin, page, tally, unsound);
                     page.clear();
                 }
             }
-            checkProfiles(page, tally, unsound);
+            checkProfiles(origin, page, tally, unsound);
         }
         for (int slice = 0; slice < SLICES; slice++) {
             var page = new ArrayList<Link>();
             for (var link : dao.scanLinks(slice, SLICES)) {
                 page.add(link);
                 if (page.size() == PAGE) {
-                    checkLinks(page, tally);
+                    checkLinks(origin, page, tally);
                     page.clear();
                 }
             }
-            checkLinks(page, tally);
+            checkLinks(origin, page, tally);
         }
         var report = tally.report();
         report.print(out, repair, list);
@@ -101,7 +102,7 @@ public class TableCheck {
     }
 
     /** {@code unsound}: users whose place in a tree the users' pass could not vouch for; their profiles stay. */
-    private void checkProfiles(List<ProfileRow> rows, TableCheckTally tally, Set<UUID> unsound) {
+    private void checkProfiles(Origin origin, List<ProfileRow> rows, TableCheckTally tally, Set<UUID> unsound) {
         if (rows.isEmpty()) {
             return;
         }
@@ -114,12 +115,12 @@ public class TableCheck {
         for (var row : rows) {
             if (!listed.contains(new Link(row.uid(), row.pid()))) {
                 tally.found(Kind.MISSING_LINK, "profile " + row.pid() + " under user " + row.uid(),
-                        () -> putBackLink(row.pid(), row.uid()));
+                        () -> putBackLink(origin, row.pid(), row.uid()));
             }
             var owner = owners.get(row.uid());
             if (owner == null) {
                 tally.found(Kind.MISSING_USER, "user " + row.uid() + " of profile " + row.pid(),
-                        () -> makeUser(row.uid(), row.pid()));
+                        () -> makeUser(origin, row.uid(), row.pid()));
                 continue;
             }
             UUID root = users.rootOf(row.home(), uid -> unsound.contains(uid) ? null
@@ -130,13 +131,13 @@ public class TableCheck {
                     tally.skipped();
                 } else {
                     tally.found(Kind.AWAY_FROM_ROOT, "profile " + row.pid() + " under user " + row.uid() + ", its root "
-                            + root, () -> placeUnderRoot(row));
+                            + root, () -> placeUnderRoot(origin, row));
                 }
             }
         }
     }
 
-    private void checkLinks(List<Link> page, TableCheckTally tally) {
+    private void checkLinks(Origin origin, List<Link> page, TableCheckTally tally) {
         if (page.isEmpty()) {
             return;
         }
@@ -146,14 +147,14 @@ public class TableCheck {
             var row = rows.get(link.pid());
             if (row == null || !row.uid().equals(link.uid())) {
                 tally.found(Kind.STRAY_LINK, "user " + link.uid() + " lists profile " + link.pid(),
-                        () -> removeStrayLink(link));
+                        () -> removeStrayLink(origin, link));
             }
         }
     }
 
     /** The user the profile names lists it again (unless the profile changed meanwhile). */
-    private boolean putBackLink(UUID pid, UUID uid) {
-        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(uid)), change -> {
+    private boolean putBackLink(Origin origin, UUID pid, UUID uid) {
+        return changes.underLock(origin, List.of(LockTable.profile(pid), LockTable.user(uid)), change -> {
             var row = dao.find(pid).orElse(null);
             if (row == null || !row.uid().equals(uid) || !dao.existing(List.of(new Link(uid, pid))).isEmpty()) {
                 return false;
@@ -171,8 +172,8 @@ public class TableCheck {
      * batch lands partition by partition), and that row, landing after, must lose rather than name a user that no
      * longer lists the profile.
      */
-    private boolean removeStrayLink(Link link) {
-        return changes.underLock(List.of(EntityLocks.profile(link.pid()), EntityLocks.user(link.uid())), change -> {
+    private boolean removeStrayLink(Origin origin, Link link) {
+        return changes.underLock(origin, List.of(LockTable.profile(link.pid()), LockTable.user(link.uid())), change -> {
             var row = dao.find(link.pid()).orElse(null);
             if (row != null && row.uid().equals(link.uid()) || dao.existing(List.of(link)).isEmpty()) {
                 return false;
@@ -198,8 +199,8 @@ public class TableCheck {
     }
 
     /** The user a profile names gets a row (unmerged, version 1). */
-    private boolean makeUser(UUID uid, UUID pid) {
-        return changes.underLock(List.of(EntityLocks.user(uid), EntityLocks.profile(pid)), change -> {
+    private boolean makeUser(Origin origin, UUID uid, UUID pid) {
+        return changes.underLock(origin, List.of(LockTable.user(uid), LockTable.profile(pid)), change -> {
             var row = dao.find(pid).orElse(null);
             if (row == null || !row.uid().equals(uid) || dao.findUser(uid).isPresent()) {
                 return false;
@@ -212,8 +213,8 @@ public class TableCheck {
     }
 
     /** A profile away from its root moves there, as the merges and unmerges would have put it. */
-    private boolean placeUnderRoot(ProfileRow row) {
-        boolean moved = users.placeUnderRoot(row.pid());
+    private boolean placeUnderRoot(Origin origin, ProfileRow row) {
+        boolean moved = users.placeUnderRoot(origin, row.pid());
         if (moved) {
             LOG.info("check-tables: profile {} of user {} moved to the root of its own user's tree", row.pid(), row.uid());
         }

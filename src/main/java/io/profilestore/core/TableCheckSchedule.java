@@ -2,7 +2,7 @@ package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
 import io.profilestore.DaemonScheduler;
-import io.profilestore.db.ExclusiveRun;
+import io.profilestore.postgres.ExclusiveRun;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.profilestore.core;
 
+import io.profilestore.change.EntitiesLockedException;
 import io.profilestore.core.TableCheckReport.Count;
 import io.profilestore.core.TableCheckReport.Kind;
-import io.profilestore.db.EntitiesLockedException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

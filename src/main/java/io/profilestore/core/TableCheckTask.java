@@ -1,7 +1,7 @@
 package io.profilestore.core;
 
 import io.dropwizard.servlets.tasks.Task;
-import io.profilestore.db.ExclusiveRun;
+import io.profilestore.postgres.ExclusiveRun;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.profilestore.core;
 
 import io.profilestore.api.MergeHistory;
-import io.profilestore.db.JournalHistory;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserOperations;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserRow;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserRow;
+import io.profilestore.postgres.MergeJournal;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournalHistory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,10 +21,10 @@ public class UserHistory {
     public static final int LIMIT = 100;
 
     private final ProfileDao dao;
-    private final UserOperations journal;
-    private final JournalHistory history;
+    private final MergeJournal journal;
+    private final MergeJournalHistory history;
 
-    public UserHistory(ProfileDao dao, UserOperations journal, JournalHistory history) {
+    public UserHistory(ProfileDao dao, MergeJournal journal, MergeJournalHistory history) {
         this.dao = dao;
         this.journal = journal;
         this.history = history;

@@ -11,12 +11,12 @@ import static io.profilestore.core.UserTrees.withTarget;
 
 import io.profilestore.api.Profile;
 import io.profilestore.api.UserResults;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserOperations.Kind;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserOperations.Operation;
-import io.profilestore.db.UserRow;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserRow;
+import io.profilestore.postgres.MergeJournal.Kind;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -131,14 +131,14 @@ public final class UserPlanner {
             checkTreeSize(tree.size()); // before the members' locks are taken
         }
         var memberIds = members.values().stream().flatMap(Collection::stream).map(UserRow::uid).toList();
-        reads.lock(memberIds.stream().map(EntityLocks::user).toList());
+        reads.lock(memberIds.stream().map(LockTable::user).toList());
         refuseWhilePending(reads, merge, withTarget(target, Stream.concat(merge.sources().stream(), memberIds.stream()).toList()));
 
         // what moves: every profile a source lists now, and (resuming) what the journal says was moving
         var moving = new LinkedHashSet<UUID>();
         merge.sources().forEach(source -> moving.addAll(reads.pidsOf(source)));
         journaled.forEach(move -> moving.add(move.pid()));
-        reads.lock(moving.stream().map(EntityLocks::profile).toList());
+        reads.lock(moving.stream().map(LockTable::profile).toList());
         var rows = reads.profiles(moving);
         // the row says which source a profile is under, not a list: a late write's link can list it under another
         // user, a source of this merge too; a resumed merge takes the rows its batch moved already as they are
@@ -205,7 +205,7 @@ public final class UserPlanner {
         UUID root = targetUser.merged() ? targetUser.masterUid() : target;
         if (!root.equals(target)) {
             // the target was merged on since: its tree's root is written too (its version), and held like the rest
-            reads.lock(List.of(EntityLocks.user(root)));
+            reads.lock(List.of(LockTable.user(root)));
             users.putAll(reads.users(List.of(root)));
         }
         var rootUser = existing(users, root);
@@ -230,7 +230,7 @@ public final class UserPlanner {
             subtrees.put(source, tree);
         }
         var memberIds = subtrees.values().stream().flatMap(tree -> tree.keySet().stream()).toList();
-        reads.lock(memberIds.stream().map(EntityLocks::user).toList());
+        reads.lock(memberIds.stream().map(LockTable::user).toList());
         var touched = new ArrayList<>(withTarget(target, unmerge.sources()));
         touched.add(root);
         touched.addAll(memberIds);
@@ -242,7 +242,7 @@ public final class UserPlanner {
         var pids = new LinkedHashSet<>(reads.pidsOf(root));
         pids.addAll(merged.keySet());
         journaled.forEach(move -> pids.add(move.pid()));
-        reads.lock(pids.stream().map(EntityLocks::profile).toList());
+        reads.lock(pids.stream().map(LockTable::profile).toList());
         var rows = reads.profiles(pids);
         var backAlready = new HashSet<UUID>();
         journaled.forEach(move -> {

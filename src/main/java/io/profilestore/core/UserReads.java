@@ -1,9 +1,9 @@
 package io.profilestore.core;
 
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserOperations.Operation;
-import io.profilestore.db.UserRow;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserRow;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +45,6 @@ public interface UserReads {
     /** Whether an interrupted operation other than {@code except} waits for the recovery on any of these users. */
     boolean pendingOn(Collection<UUID> uids, UUID except);
 
-    /** Locks these entities too, all or none, at once or never (taken: {@link io.profilestore.db.EntitiesLockedException}). */
+    /** Locks these entities too, all or none, at once or never (taken: {@link io.profilestore.change.EntitiesLockedException}). */
     void lock(Collection<String> entities);
 }

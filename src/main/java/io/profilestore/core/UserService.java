@@ -3,23 +3,25 @@ package io.profilestore.core;
 import io.profilestore.api.Profile;
 import io.profilestore.api.User;
 import io.profilestore.api.UserResults;
-import io.profilestore.db.CassandraUnavailableException;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.Journal;
-import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.PostgresUnavailableException;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.RowWrite;
-import io.profilestore.db.RowWrite.LinkProfile;
-import io.profilestore.db.RowWrite.PutProfile;
-import io.profilestore.db.RowWrite.PutUser;
-import io.profilestore.db.RowWrite.UnlinkProfile;
-import io.profilestore.db.UserOperations;
-import io.profilestore.db.UserOperations.Kind;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserOperations.Operation;
-import io.profilestore.db.UserRow;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.CassandraUnavailableException;
+import io.profilestore.change.ChangeRunner;
+import io.profilestore.change.JournalEntry;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.Origin;
+import io.profilestore.change.OutboxRecord;
+import io.profilestore.change.PostgresUnavailableException;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.RowWrite;
+import io.profilestore.change.RowWrite.LinkProfile;
+import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.RowWrite.PutUser;
+import io.profilestore.change.RowWrite.UnlinkProfile;
+import io.profilestore.change.UserRow;
+import io.profilestore.postgres.MergeJournal;
+import io.profilestore.postgres.MergeJournal.Kind;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -48,11 +50,11 @@ public class UserService {
 
     private final ProfileDao dao;
     private final ChangeRunner changes;
-    private final UserOperations journal;
+    private final MergeJournal journal;
     private final UserSettings settings;
     private final UserPlanner planner;
 
-    public UserService(ProfileDao dao, ChangeRunner changes, UserOperations journal, UserSettings settings) {
+    public UserService(ProfileDao dao, ChangeRunner changes, MergeJournal journal, UserSettings settings) {
         this.dao = dao;
         this.changes = changes;
         this.journal = journal;
@@ -88,10 +90,10 @@ public class UserService {
     }
 
     /** Moves a profile to another user by hand: that user is its home from now on; its version grows by one. */
-    public Profile move(UUID pid, long expectedVersion, UUID target) {
+    public Profile move(Origin origin, UUID pid, long expectedVersion, UUID target) {
         var before = dao.find(pid).orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
         UUID from = before.uid();
-        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(target)),
+        return changes.underLock(origin, List.of(LockTable.profile(pid), LockTable.user(from), LockTable.user(target)),
                 change -> run(change, planner.prepareMove(new StoredUserReads(dao, journal, change), pid, expectedVersion, from, target), null,
                         false));
     }
@@ -103,7 +105,7 @@ public class UserService {
      * seen in part: that one is left to the recovery, which completes it. Returns false when there is nothing to do
      * (any more), or it waits for the recovery.
      */
-    public boolean placeUnderRoot(UUID pid) {
+    public boolean placeUnderRoot(Origin origin, UUID pid) {
         var before = dao.find(pid).orElse(null);
         if (before == null) {
             return false;
@@ -113,7 +115,7 @@ public class UserService {
             return false;
         }
         UUID from = before.uid();
-        return changes.underLock(List.of(EntityLocks.profile(pid), EntityLocks.user(from), EntityLocks.user(root)),
+        return changes.underLock(origin, List.of(LockTable.profile(pid), LockTable.user(from), LockTable.user(root)),
                 change -> {
                     var current = dao.find(pid).orElse(null);
                     if (current == null || !from.equals(current.uid()) || !root.equals(rootOf(current.home()))
@@ -162,30 +164,30 @@ public class UserService {
     }
 
     /** Merges the sources into the target: every user of the sources' trees and every profile under them moves. */
-    public UserResults.Merged merge(UUID target, List<UUID> sources) {
+    public UserResults.Merged merge(Origin origin, UUID target, List<UUID> sources) {
         planner.checkMergeRequest(target, sources);
-        return runMerge(new Operation(UUID.randomUUID(), Kind.MERGE, target, List.copyOf(sources), null), false);
+        return runMerge(origin, new Operation(UUID.randomUUID(), Kind.MERGE, target, List.copyOf(sources), null), false);
     }
 
     /**
      * Undoes a merge for one source (or for every source of a merge, by its id): the source is cut from the user it
      * was merged into, with what it took in.
      */
-    public UserResults.Unmerged unmerge(UUID target, UUID source, UUID mergeId) {
-        return runUnmerge(planner.unmergeOf(new StoredUserReads(dao, journal, null), target, source, mergeId), false);
+    public UserResults.Unmerged unmerge(Origin origin, UUID target, UUID source, UUID mergeId) {
+        return runUnmerge(origin, planner.unmergeOf(new StoredUserReads(dao, journal, null), target, source, mergeId), false);
     }
 
     /** Completes an operation a crash interrupted (see the class comment). */
-    public void resume(Operation operation) {
+    public void resume(Origin origin, Operation operation) {
         if (operation.kind() == Kind.MERGE) {
-            runMerge(operation, true);
+            runMerge(origin, operation, true);
         } else {
-            runUnmerge(operation, true);
+            runUnmerge(origin, operation, true);
         }
     }
 
-    private UserResults.Merged runMerge(Operation merge, boolean resume) {
-        return changes.underLock(userLocks(merge), change -> {
+    private UserResults.Merged runMerge(Origin origin, Operation merge, boolean resume) {
+        return changes.underLock(origin, userLocks(merge), change -> {
             if (resume && !journal.isPending(merge.opId())) {
                 return null; // finished meanwhile, by its request
             }
@@ -194,8 +196,8 @@ public class UserService {
         });
     }
 
-    private UserResults.Unmerged runUnmerge(Operation unmerge, boolean resume) {
-        return changes.underLock(userLocks(unmerge), change -> {
+    private UserResults.Unmerged runUnmerge(Origin origin, Operation unmerge, boolean resume) {
+        return changes.underLock(origin, userLocks(unmerge), change -> {
             if (resume && !journal.isPending(unmerge.opId())) {
                 return null; // finished meanwhile
             }
@@ -213,8 +215,8 @@ public class UserService {
      * so the operation stands and is completed ({@link UserTrees#batchShows}), not frozen half done. Returns false when
      * it is not pending (any more), or stands.
      */
-    public boolean abandon(Operation operation) {
-        return changes.underLock(userLocks(operation), change -> {
+    public boolean abandon(Origin origin, Operation operation) {
+        return changes.underLock(origin, userLocks(operation), change -> {
             if (!journal.isPending(operation.opId())) {
                 return false;
             }
@@ -225,10 +227,10 @@ public class UserService {
                 uids.add(target.masterUid());
             }
             operation.sources().forEach(source -> uids.addAll(journal.everMergedInto(source)));
-            change.lockMore(uids.stream().map(EntityLocks::user).toList());
+            change.lockMore(uids.stream().map(LockTable::user).toList());
             var users = dao.findUsers(uids);
             var moves = journal.moves(operation.opId());
-            change.lockMore(moves.stream().map(move -> EntityLocks.profile(move.pid())).toList());
+            change.lockMore(moves.stream().map(move -> LockTable.profile(move.pid())).toList());
             if (UserTrees.batchShows(new StoredUserReads(dao, journal, change), operation)) {
                 LOG.info("the interrupted {} {} is not abandoned: its batch shows on its rows, so it is completed",
                         operation.kind(), operation.opId());
@@ -280,7 +282,7 @@ public class UserService {
             change.commit(records, writes);
             return plan.answer();
         }
-        Journal record = resume ? journal.resumedMoves(operation.opId(), plan.moves(), plan.notMoved())
+        JournalEntry record = resume ? journal.resumedMoves(operation.opId(), plan.moves(), plan.notMoved())
                 : operation.kind() == Kind.MERGE ? journal.recordMerge(operation, plan.moves(), change.writer())
                 : journal.recordUnmerge(operation, plan.moves(), change.writer());
         commitJournaled(change, operation, records, writes, record, resume);
@@ -289,8 +291,8 @@ public class UserService {
     }
 
     private static List<String> userLocks(Operation operation) {
-        var locks = new ArrayList<String>(List.of(EntityLocks.user(operation.target())));
-        operation.sources().forEach(source -> locks.add(EntityLocks.user(source)));
+        var locks = new ArrayList<String>(List.of(LockTable.user(operation.target())));
+        operation.sources().forEach(source -> locks.add(LockTable.user(source)));
         return locks;
     }
 
@@ -302,7 +304,7 @@ public class UserService {
      * are tried again.)
      */
     private void commitJournaled(ChangeRunner.Change change, Operation operation, List<OutboxRecord> records,
-            List<RowWrite> writes, Journal record, boolean resume) {
+            List<RowWrite> writes, JournalEntry record, boolean resume) {
         try {
             change.commit(records, writes, record);
         } catch (PostgresUnavailableException e) {

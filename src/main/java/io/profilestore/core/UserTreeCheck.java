@@ -1,12 +1,14 @@
 package io.profilestore.core;
 
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ChangeRunner;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.Origin;
+import io.profilestore.change.RowWrite.PutUser;
+import io.profilestore.change.UserRow;
 import io.profilestore.core.TableCheckReport.Kind;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.JournalHistory;
-import io.profilestore.db.JournalHistory.Edge;
-import io.profilestore.db.RowWrite.PutUser;
-import io.profilestore.db.UserRow;
+import io.profilestore.postgres.MergeJournalHistory;
+import io.profilestore.postgres.MergeJournalHistory.Edge;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,10 +38,10 @@ final class UserTreeCheck {
 
     private final ProfileDao dao;
     private final ChangeRunner changes;
-    private final JournalHistory journal;
+    private final MergeJournalHistory journal;
     private final int maxMergedUsers;
 
-    UserTreeCheck(ProfileDao dao, ChangeRunner changes, JournalHistory journal, int maxMergedUsers) {
+    UserTreeCheck(ProfileDao dao, ChangeRunner changes, MergeJournalHistory journal, int maxMergedUsers) {
         this.dao = dao;
         this.changes = changes;
         this.journal = journal;
@@ -51,7 +53,7 @@ final class UserTreeCheck {
      * chain, a parent the journal does not have, a master it could not set right): their profiles are left where they
      * are, since where they belong depends on which is right.
      */
-    Set<UUID> run(TableCheckTally tally) {
+    Set<UUID> run(Origin origin, TableCheckTally tally) {
         var treeSizes = new HashMap<UUID, Integer>();
         var reported = new HashSet<UUID>();
         for (int slice = 0; slice < SLICES; slice++) {
@@ -59,23 +61,23 @@ final class UserTreeCheck {
             for (var row : dao.scanUsers(slice, SLICES)) {
                 page.add(row);
                 if (page.size() == PAGE) {
-                    checkUsers(page, tally, treeSizes, reported);
+                    checkUsers(origin, page, tally, treeSizes, reported);
                     page.clear();
                 }
             }
-            checkUsers(page, tally, treeSizes, reported);
+            checkUsers(origin, page, tally, treeSizes, reported);
         }
         treeSizes.forEach((root, merged) -> {
             if (merged + 1 > maxMergedUsers) {
                 tally.found(Kind.TREE_TOO_LARGE, "user " + root + " holds " + (merged + 1) + " users");
             }
         });
-        journal.activeEdges(PAGE, edges -> checkEdges(edges, tally, reported));
+        journal.activeEdges(PAGE, edges -> checkEdges(origin, edges, tally, reported));
         return reported;
     }
 
     /** {@code reported}: the users found unsound so far (and those whose journal disagreement is reported). */
-    private void checkUsers(List<UserRow> page, TableCheckTally tally, Map<UUID, Integer> treeSizes, Set<UUID> reported) {
+    private void checkUsers(Origin origin, List<UserRow> page, TableCheckTally tally, Map<UUID, Integer> treeSizes, Set<UUID> reported) {
         tally.users += page.size();
         var merged = page.stream().filter(UserRow::merged).toList();
         if (merged.isEmpty()) {
@@ -96,7 +98,7 @@ final class UserTreeCheck {
                 reported.add(row.uid());
                 tally.found(Kind.CHAIN_BROKEN, "user " + row.uid() + ": " + chain.broken());
             } else if (!chain.root().equals(row.masterUid()) && !tally.found(Kind.MASTER_WRONG, "user " + row.uid()
-                    + ": master " + row.masterUid() + ", root " + chain.root(), () -> setMaster(row.uid()))) {
+                    + ": master " + row.masterUid() + ", root " + chain.root(), () -> setMaster(origin, row.uid()))) {
                 reported.add(row.uid()); // not set right (a dry run, or busy): its profiles wait for the next run
             }
             if (!row.parent().equals(parents.get(row.uid()))) {
@@ -108,7 +110,7 @@ final class UserTreeCheck {
     }
 
     /** The journal's side: each merge it holds as standing, and the source's row. */
-    private void checkEdges(List<Edge> edges, TableCheckTally tally, Set<UUID> reported) {
+    private void checkEdges(Origin origin, List<Edge> edges, TableCheckTally tally, Set<UUID> reported) {
         var sources = edges.stream().map(Edge::source).toList();
         var rows = dao.findUsers(sources);
         var pending = journal.pendingUsers(sources);
@@ -146,8 +148,8 @@ final class UserTreeCheck {
     }
 
     /** Sets a merged user's master to the root of its chain of parents, looked at again under its and the root's locks. */
-    private boolean setMaster(UUID uid) {
-        return changes.underLock(List.of(EntityLocks.user(uid)), change -> {
+    private boolean setMaster(Origin origin, UUID uid) {
+        return changes.underLock(origin, List.of(LockTable.user(uid)), change -> {
             var row = dao.findUser(uid).orElse(null);
             if (row == null || !row.merged()) {
                 return false;
@@ -156,7 +158,7 @@ final class UserTreeCheck {
             if (chain.broken() != null || chain.root().equals(row.masterUid())) {
                 return false;
             }
-            change.lockMore(List.of(EntityLocks.user(chain.root())));
+            change.lockMore(List.of(LockTable.user(chain.root())));
             // looked at again with the root held: an operation on the tree holds it too, so the chain stands now
             var held = dao.findUser(uid).orElse(null);
             if (held == null || !held.equals(row) || !chain.equals(chain(held, new HashMap<>()))

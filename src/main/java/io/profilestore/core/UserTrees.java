@@ -1,10 +1,10 @@
 package io.profilestore.core;
 
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserOperations.Kind;
-import io.profilestore.db.UserOperations.Move;
-import io.profilestore.db.UserOperations.Operation;
-import io.profilestore.db.UserRow;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserRow;
+import io.profilestore.postgres.MergeJournal.Kind;
+import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.postgres.MergeJournal.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;

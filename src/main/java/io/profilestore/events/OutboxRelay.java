@@ -10,7 +10,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.dropwizard.lifecycle.Managed;
 import io.profilestore.DaemonScheduler;
-import io.profilestore.db.Outbox;
+import io.profilestore.postgres.PostgresOutbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -34,7 +34,7 @@ public class OutboxRelay implements Managed {
     /** Changes published by one drain of the outbox (one per wake or poll that found any). */
     public static final String DRAINED = "events.relay.drained";
 
-    private final Outbox outbox;
+    private final PostgresOutbox outbox;
     private final Connection rabbitmq;
     private final ObjectMapper json;
     private final Duration pollInterval;
@@ -43,7 +43,7 @@ public class OutboxRelay implements Managed {
     private final Meter published;
     private final Histogram drained;
     private final Meter failures;
-    private final AtomicReference<Outbox.Backlog> backlog = new AtomicReference<>(new Outbox.Backlog(0, null));
+    private final AtomicReference<PostgresOutbox.Backlog> backlog = new AtomicReference<>(new PostgresOutbox.Backlog(0, null));
     private volatile ScheduledExecutorService scheduler;
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
     private Channel channel;
@@ -53,7 +53,7 @@ public class OutboxRelay implements Managed {
      * {@code wakeLinger}: how long a wake waits before it drains, so that the changes made meanwhile go with it
      * (one transaction and one confirm for the lot instead of one each).
      */
-    public OutboxRelay(Outbox outbox, Connection rabbitmq, ObjectMapper json, Duration pollInterval, Duration wakeLinger,
+    public OutboxRelay(PostgresOutbox outbox, Connection rabbitmq, ObjectMapper json, Duration pollInterval, Duration wakeLinger,
             Duration retention, MetricRegistry metrics) {
         this.outbox = outbox;
         this.rabbitmq = rabbitmq;
@@ -137,7 +137,7 @@ public class OutboxRelay implements Managed {
         }
     }
 
-    private void publish(List<Outbox.Pending> batch) throws Exception {
+    private void publish(List<PostgresOutbox.Pending> batch) throws Exception {
         var out = channel();
         for (var change : batch) {
             var event = new ChangeEvent(change.entityType(), change.entityId(), change.version(), change.fence(),

@@ -1,9 +1,9 @@
 package io.profilestore.importer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileDao.Link;
-import io.profilestore.db.ProfileRow;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.cassandra.ProfileDao.Link;
+import io.profilestore.change.ProfileRow;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.profilestore.importer;
 
-import io.profilestore.db.ImportRows;
+import io.profilestore.cassandra.ImportRows;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.profilestore.indexer;
 
 import com.codahale.metrics.Timer;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.ChangeEvent;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.profilestore.indexer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserRow;
 import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.core.search.ProfileDocument;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.UserRow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;

@@ -1,8 +1,8 @@
 package io.profilestore.indexer;
 
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.schema.IndexAliases;
 import java.io.PrintWriter;
 import java.time.Duration;

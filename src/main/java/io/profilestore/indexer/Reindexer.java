@@ -1,10 +1,10 @@
 package io.profilestore.indexer;
 
 import io.profilestore.backends.ElasticsearchFactory;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.ReindexProgress;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.elasticsearch.SearchIndex;
+import io.profilestore.postgres.ReindexProgress;
 import io.profilestore.schema.ElasticsearchSchema;
 import io.profilestore.schema.IndexAliases;
 import java.io.PrintStream;

@@ -8,8 +8,9 @@ import io.profilestore.api.BatchUpdateResponse;
 import io.profilestore.api.CreateProfileRequest;
 import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
-import io.profilestore.core.ProfileService;
+import io.profilestore.audit.AuditContext;
 import io.profilestore.auth.Role;
+import io.profilestore.core.ProfileService;
 import io.profilestore.resources.problems.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -24,12 +25,12 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import jakarta.ws.rs.core.Context;
 
 /** The profile API: HTTP in, {@link ProfileService} does the work. Every answer about one profile has its ETag. */
 @Path("/v1")
@@ -54,7 +55,7 @@ public class ProfileResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(SINGLE_BODY_LIMIT)
     public Response create(@NotNull @Valid CreateProfileRequest request, @Context UriInfo uri) {
-        var created = profiles.create(request.uid(), request.data());
+        var created = profiles.create(AuditContext.origin(), request.uid(), request.data());
         return Response.created(uri.getBaseUriBuilder().path("v1/profiles/{pid}").build(created.pid()))
                 .tag(etag(created))
                 .entity(created)
@@ -82,7 +83,7 @@ public class ProfileResource {
             @Context UriInfo uri) {
         var id = Pids.parse("pid", pid);
         if (IfNoneMatch.isCreate(ifNoneMatch)) {
-            var created = profiles.createAt(id, request.uid(), request.data());
+            var created = profiles.createAt(AuditContext.origin(), id, request.uid(), request.data());
             return Response.created(uri.getBaseUriBuilder().path("v1/profiles/{pid}").build(created.pid()))
                     .tag(etag(created))
                     .entity(created)
@@ -93,7 +94,7 @@ public class ProfileResource {
                     + " profile with PUT /v1/profiles/{pid}/user");
         }
         long version = IfMatch.version(ifMatch);
-        var replaced = profiles.replace(id, version, request.data());
+        var replaced = profiles.replace(AuditContext.origin(), id, version, request.data());
         return Response.ok(replaced).tag(etag(replaced)).build();
     }
 
@@ -107,7 +108,7 @@ public class ProfileResource {
             JsonNode mergePatch) {
         var id = Pids.parse("pid", pid);
         long version = IfMatch.version(ifMatch);
-        var patched = profiles.patch(id, version, mergePatch);
+        var patched = profiles.patch(AuditContext.origin(), id, version, mergePatch);
         return Response.ok(patched).tag(etag(patched)).build();
     }
 
@@ -117,7 +118,7 @@ public class ProfileResource {
     @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
     public Response erase(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch) {
         var id = Pids.parse("pid", pid);
-        profiles.erase(id, IfMatch.version(ifMatch));
+        profiles.erase(AuditContext.origin(), id, IfMatch.version(ifMatch));
         return Response.noContent().build();
     }
 
@@ -127,7 +128,7 @@ public class ProfileResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(BATCH_BODY_LIMIT)
     public Response batchCreate(@NotNull @Valid BatchCreateRequest request) {
-        var created = profiles.createMany(request.profiles().stream().map(BatchCreateRequest.New::data).toList());
+        var created = profiles.createMany(AuditContext.origin(), request.profiles().stream().map(BatchCreateRequest.New::data).toList());
         return Response.status(201).entity(new BatchCreateResponse(created.stream()
                 .map(p -> new BatchCreateResponse.Created(p.pid(), p.uid(), p.version())).toList())).build();
     }
@@ -141,7 +142,7 @@ public class ProfileResource {
         var updates = request.updates().stream()
                 .map(update -> new ProfileService.Update(update.pid(), update.version(), update.data()))
                 .toList();
-        var changed = profiles.batchUpdate(updates);
+        var changed = profiles.batchUpdate(AuditContext.origin(), updates);
         return new BatchUpdateResponse(changed.stream()
                 .map(p -> new BatchUpdateResponse.Updated(p.pid(), p.version(), p.updatedAt()))
                 .toList());

@@ -4,9 +4,10 @@ import io.profilestore.api.MergeHistory;
 import io.profilestore.api.User;
 import io.profilestore.api.UserRequests;
 import io.profilestore.api.UserResults;
+import io.profilestore.audit.AuditContext;
+import io.profilestore.auth.Role;
 import io.profilestore.core.UserHistory;
 import io.profilestore.core.UserService;
-import io.profilestore.auth.Role;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -61,7 +62,7 @@ public class UserResource {
             @NotNull @Valid UserRequests.Move request) {
         var id = Pids.parse("pid", pid);
         long version = IfMatch.version(ifMatch);
-        var moved = users.move(id, version, request.uid());
+        var moved = users.move(AuditContext.origin(), id, version, request.uid());
         return Response.ok(moved).tag(ProfileResource.etag(moved)).build();
     }
 
@@ -71,7 +72,7 @@ public class UserResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(64 * 1024)
     public UserResults.Merged merge(@PathParam("uid") String uid, @NotNull @Valid UserRequests.Merge request) {
-        return users.merge(Pids.parse("uid", uid), request.sources());
+        return users.merge(AuditContext.origin(), Pids.parse("uid", uid), request.sources());
     }
 
     @POST
@@ -80,6 +81,6 @@ public class UserResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @BodyLimit(4 * 1024)
     public UserResults.Unmerged unmerge(@PathParam("uid") String uid, @NotNull @Valid UserRequests.Unmerge request) {
-        return users.unmerge(Pids.parse("uid", uid), request.source(), request.mergeId());
+        return users.unmerge(AuditContext.origin(), Pids.parse("uid", uid), request.source(), request.mergeId());
     }
 }

@@ -1,9 +1,9 @@
 package io.profilestore.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.profilestore.db.ImportRows;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.cassandra.ImportRows;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.TestStack;
 import java.io.BufferedWriter;

@@ -30,7 +30,7 @@ class GuardedLoggersTest {
 
     @Test
     void otherLoggersCanBeRaised() {
-        for (String logger : List.of("io.profilestore", "io.profilestore.core.ChangeRunner", "org.flywaydb",
+        for (String logger : List.of("io.profilestore", "io.profilestore.change.ChangeRunner", "org.flywaydb",
                 "org.eclipsejetty", "com.datastaxx", "tracers", "io.dropwizard.jersey")) {
             assertThat(GuardedLoggers.maySet(logger, "DEBUG")).as(logger).isTrue();
         }

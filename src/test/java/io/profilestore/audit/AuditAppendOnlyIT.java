@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import io.profilestore.change.Origin;
+import io.profilestore.postgres.PostgresRecordTransactions;
 import io.profilestore.testing.TestStack;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -69,13 +71,10 @@ class AuditAppendOnlyIT {
         var log = new AuditLog(TestStack.backends().postgres());
         var pid = UUID.randomUUID();
         long[] id = new long[1];
-        try (var connection = TestStack.backends().postgres().getConnection()) {
-            AuditLog.journal(new AuditEntry(null, null, "append-only-test", "API_KEY", List.of("platform"),
-                    "PUT /v1/profiles/{pid}", "/v1/profiles/" + pid, List.of(pid), null), recorded -> id[0] = recorded)
-                    .write(connection);
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
+        var origin = new Origin(UUID.randomUUID(), "append-only-test", "API_KEY", List.of("platform"),
+                "PUT /v1/profiles/{pid}", "/v1/profiles/" + pid, null);
+        new PostgresRecordTransactions(TestStack.backends().postgres())
+                .inOne(transaction -> id[0] = log.append(transaction, origin, List.of(pid)));
         assertThat(log.query("append-only-test", pid, null, null, null, 1).get(0).status()).as("not known yet").isNull();
 
         // beside an id whose change rolled back (no record): passed over, the other still gets its outcome

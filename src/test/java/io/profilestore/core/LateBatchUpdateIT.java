@@ -9,7 +9,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.db.Lease;
+import io.profilestore.change.Lease;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PausingProbe;
 import io.profilestore.testing.PausingProbe.Step;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.db.EntityLocks;
+import io.profilestore.change.LockTable;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PausingProbe;
@@ -201,7 +201,7 @@ class LockCommitCrashIT {
 
     private Optional<UUID> lockHolder(UUID pid) throws SQLException {
         try (var statement = superuser.prepareStatement("SELECT holder FROM entity_lock WHERE entity = ?")) {
-            statement.setString(1, EntityLocks.profile(pid));
+            statement.setString(1, LockTable.profile(pid));
             try (var rows = statement.executeQuery()) {
                 return rows.next() ? Optional.ofNullable(rows.getObject(1, UUID.class)) : Optional.empty();
             }
@@ -212,7 +212,7 @@ class LockCommitCrashIT {
     private Optional<Instant> leaseUntil(UUID pid) throws SQLException {
         try (var statement = superuser.prepareStatement(
                 "SELECT lease_until FROM entity_lock WHERE entity = ? AND holder IS NOT NULL")) {
-            statement.setString(1, EntityLocks.profile(pid));
+            statement.setString(1, LockTable.profile(pid));
             try (var rows = statement.executeQuery()) {
                 return rows.next() ? Optional.of(rows.getTimestamp(1)).map(Timestamp::toInstant) : Optional.empty();
             }

@@ -8,17 +8,23 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.api.Profile;
-import io.profilestore.db.CassandraUnavailableException;
-import io.profilestore.db.EntitiesLockedException;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.Lease;
-import io.profilestore.db.LeaseLostException;
-import io.profilestore.db.OutboxRecord;
-import io.profilestore.db.ProfileRow;
-import io.profilestore.db.RowWrite.LinkProfile;
-import io.profilestore.db.RowWrite.PutNewUser;
-import io.profilestore.db.RowWrite.PutProfile;
-import io.profilestore.db.UserRow;
+import io.profilestore.change.CassandraUnavailableException;
+import io.profilestore.change.ChangeRunner;
+import io.profilestore.change.EntitiesLockedException;
+import io.profilestore.change.Lease;
+import io.profilestore.change.LeaseLostException;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.Origin;
+import io.profilestore.change.OutboxRecord;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.RowWrite.LinkProfile;
+import io.profilestore.change.RowWrite.PutNewUser;
+import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.UserRow;
+import io.profilestore.change.WritePathProbe;
+import io.profilestore.twins.InMemoryLockTable;
+import io.profilestore.twins.InMemoryProfileRows;
+import io.profilestore.twins.InMemoryStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -37,20 +43,22 @@ class ProfileServiceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BATCH = 3;
     private static final int MAX_PROFILES_PER_USER = 2;
+    private static final Origin ORIGIN = InMemoryStores.testOrigin();
 
-    private final InMemoryProfileTables tables = new InMemoryProfileTables();
-    private final InMemoryLocks locks = new InMemoryLocks();
+    private final InMemoryStores stores = new InMemoryStores();
+    private final InMemoryProfileRows tables = stores.rows;
+    private final InMemoryLockTable locks = stores.locks;
     private final ProfileService profiles = profiles(WritePathProbe.NONE);
 
-    /** The service over the fakes; the journal with the audit record is not run, so no outcome is ever recorded. */
+    /** The service over the twins. */
     private ProfileService profiles(WritePathProbe probe) {
-        var changes = new ChangeRunner(tables, locks, (ids, status) -> { }, List.of(Duration.ofSeconds(5)), probe);
-        return new ProfileService(tables, changes, new Documents(JSON, 64 * 1024), MAX_BATCH, MAX_PROFILES_PER_USER);
+        return new ProfileService(tables, stores.changeRunner(probe), new Documents(JSON, 64 * 1024), MAX_BATCH,
+                MAX_PROFILES_PER_USER);
     }
 
     @Test
     void aCreatedProfileStandsAtVersionOneUnderANewUserWrittenInOneWriteAtTheLocksFence() {
-        var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));
+        var created = profiles.create(ORIGIN, null, json("{\"surname\": \"Иванов\"}"));
 
         assertThat(created.version()).isEqualTo(1);
         assertThat(created.data()).isEqualTo("{\"surname\":\"Иванов\"}");
@@ -61,9 +69,9 @@ class ProfileServiceTest {
         assertThat(tables.find(created.pid())).get().extracting(ProfileRow::written).isEqualTo(write.timestampMicros());
         assertThat(tables.findUser(created.uid())).get().extracting(UserRow::version).isEqualTo(1L);
         assertThat(tables.pidsOfUser(created.uid())).containsExactly(created.pid());
-        assertThat(locks.outbox()).containsExactly(OutboxRecord.profile(created.pid(), 1, write.timestampMicros()));
-        assertThat(locks.isFree(EntityLocks.profile(created.pid()))).isTrue();
-        assertThat(locks.isFree(EntityLocks.user(created.uid()))).isTrue();
+        assertThat(stores.outbox.records()).containsExactly(OutboxRecord.profile(created.pid(), 1, write.timestampMicros()));
+        assertThat(locks.isFree(LockTable.profile(created.pid()))).isTrue();
+        assertThat(locks.isFree(LockTable.user(created.uid()))).isTrue();
     }
 
     @Test
@@ -71,20 +79,20 @@ class ProfileServiceTest {
         var merged = new UserRow(UUID.randomUUID(), UUID.randomUUID(), null, 2, Instant.now(), Instant.now(), 1);
         tables.store(merged);
 
-        assertThatThrownBy(() -> profiles.create(merged.uid(), json("{}")))
+        assertThatThrownBy(() -> profiles.create(ORIGIN, merged.uid(), json("{}")))
                 .isInstanceOfSatisfying(UserMergedException.class,
                         e -> assertThat(e.masterUid()).isEqualTo(merged.masterUid()));
         assertThat(tables.writes()).isEmpty();
-        assertThat(locks.outbox()).isEmpty();
-        assertThat(locks.isFree(EntityLocks.user(merged.uid()))).isTrue();
+        assertThat(stores.outbox.records()).isEmpty();
+        assertThat(locks.isFree(LockTable.user(merged.uid()))).isTrue();
     }
 
     @Test
     void aUserHoldingTheMostProfilesAllowedTakesNoMore() {
-        var first = profiles.create(null, json("{}"));
-        profiles.create(first.uid(), json("{}"));
+        var first = profiles.create(ORIGIN, null, json("{}"));
+        profiles.create(ORIGIN, first.uid(), json("{}"));
 
-        assertThatThrownBy(() -> profiles.create(first.uid(), json("{}")))
+        assertThatThrownBy(() -> profiles.create(ORIGIN, first.uid(), json("{}")))
                 .isInstanceOfSatisfying(UserFullException.class,
                         e -> assertThat(e.limit()).isEqualTo(MAX_PROFILES_PER_USER));
         assertThat(tables.writes()).hasSize(2);
@@ -96,20 +104,20 @@ class ProfileServiceTest {
     void aProfileCreatedAtAGivenPidStandsThereAtVersionOneAndAnotherCreateThereIsRefused() {
         var pid = UUID.randomUUID();
 
-        var created = profiles.createAt(pid, null, json("{\"surname\": \"Иванов\"}"));
+        var created = profiles.createAt(ORIGIN, pid, null, json("{\"surname\": \"Иванов\"}"));
 
         assertThat(created.pid()).isEqualTo(pid);
         assertThat(created.version()).isEqualTo(1);
         assertThat(tables.writes().get(0).rows()).extracting(Object::getClass)
                 .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
         assertThat(tables.pidsOfUser(created.uid())).containsExactly(pid);
-        assertThat(locks.outbox()).containsExactly(OutboxRecord.profile(pid, 1, tables.writes().get(0).timestampMicros()));
+        assertThat(stores.outbox.records()).containsExactly(OutboxRecord.profile(pid, 1, tables.writes().get(0).timestampMicros()));
 
-        assertThatThrownBy(() -> profiles.createAt(pid, null, json("{}")))
+        assertThatThrownBy(() -> profiles.createAt(ORIGIN, pid, null, json("{}")))
                 .isInstanceOfSatisfying(ProfileExistsException.class,
                         e -> assertThat(e.currentVersions()).isEqualTo(Map.of(pid, 1L)));
         assertThat(tables.writes()).as("the refused create wrote nothing").hasSize(1);
-        assertThat(locks.isFree(EntityLocks.profile(pid))).isTrue();
+        assertThat(locks.isFree(LockTable.profile(pid))).isTrue();
     }
 
     /** A uid nobody has is made, with the profile, so that an import keeps a system's users; one that exists is joined. */
@@ -117,8 +125,8 @@ class ProfileServiceTest {
     void aProfileCreatedAtAGivenPidJoinsTheUserItNamesOrMakesItWhenNobodyHasIt() {
         var uid = UUID.randomUUID();
 
-        var first = profiles.createAt(UUID.randomUUID(), uid, json("{}"));
-        var second = profiles.createAt(UUID.randomUUID(), uid, json("{}"));
+        var first = profiles.createAt(ORIGIN, UUID.randomUUID(), uid, json("{}"));
+        var second = profiles.createAt(ORIGIN, UUID.randomUUID(), uid, json("{}"));
 
         assertThat(first.uid()).isEqualTo(uid);
         assertThat(second.uid()).isEqualTo(uid);
@@ -128,21 +136,21 @@ class ProfileServiceTest {
         assertThat(tables.writes().get(1).rows()).as("the user exists: not written again").extracting(Object::getClass)
                 .containsExactly(PutProfile.class, LinkProfile.class);
         assertThat(tables.pidsOfUser(uid)).containsExactlyInAnyOrder(first.pid(), second.pid());
-        assertThatThrownBy(() -> profiles.createAt(UUID.randomUUID(), uid, json("{}")))
+        assertThatThrownBy(() -> profiles.createAt(ORIGIN, UUID.randomUUID(), uid, json("{}")))
                 .isInstanceOf(UserFullException.class);
 
         var merged = new UserRow(UUID.randomUUID(), UUID.randomUUID(), null, 2, Instant.now(), Instant.now(), 1);
         tables.store(merged);
-        assertThatThrownBy(() -> profiles.createAt(UUID.randomUUID(), merged.uid(), json("{}")))
+        assertThatThrownBy(() -> profiles.createAt(ORIGIN, UUID.randomUUID(), merged.uid(), json("{}")))
                 .isInstanceOf(UserMergedException.class);
         assertThat(tables.writes()).hasSize(2);
     }
 
     @Test
     void aPutWithTheCurrentVersionReplacesTheDocumentAndCountsOneMore() {
-        var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));
+        var created = profiles.create(ORIGIN, null, json("{\"surname\": \"Иванов\"}"));
 
-        var replaced = profiles.replace(created.pid(), 1, json("{\"surname\": \"Петров\"}"));
+        var replaced = profiles.replace(ORIGIN, created.pid(), 1, json("{\"surname\": \"Петров\"}"));
 
         assertThat(replaced.version()).isEqualTo(2);
         assertThat(replaced.data()).isEqualTo("{\"surname\":\"Петров\"}");
@@ -152,28 +160,28 @@ class ProfileServiceTest {
         assertThat(fence).isGreaterThan(tables.writes().get(0).timestampMicros());
         assertThat(tables.find(created.pid())).get().extracting(ProfileRow::version, ProfileRow::data)
                 .containsExactly(2L, "{\"surname\":\"Петров\"}");
-        assertThat(locks.outbox()).last().isEqualTo(OutboxRecord.profile(created.pid(), 2, fence));
+        assertThat(stores.outbox.records()).last().isEqualTo(OutboxRecord.profile(created.pid(), 2, fence));
     }
 
     @Test
     void aPutWithAStaleVersionIsRefused() {
-        var created = profiles.create(null, json("{\"surname\": \"Иванов\"}"));
-        profiles.replace(created.pid(), 1, json("{\"surname\": \"Петров\"}"));
+        var created = profiles.create(ORIGIN, null, json("{\"surname\": \"Иванов\"}"));
+        profiles.replace(ORIGIN, created.pid(), 1, json("{\"surname\": \"Петров\"}"));
 
-        assertThatThrownBy(() -> profiles.replace(created.pid(), 1, json("{\"surname\": \"Сидоров\"}")))
+        assertThatThrownBy(() -> profiles.replace(ORIGIN, created.pid(), 1, json("{\"surname\": \"Сидоров\"}")))
                 .isInstanceOfSatisfying(VersionMismatchException.class,
                         e -> assertThat(e.currentVersions()).isEqualTo(Map.of(created.pid(), 2L)));
         assertThat(tables.writes()).hasSize(2);
-        assertThat(locks.outbox()).hasSize(2);
+        assertThat(stores.outbox.records()).hasSize(2);
         assertThat(tables.find(created.pid())).get().extracting(ProfileRow::data).isEqualTo("{\"surname\":\"Петров\"}");
-        assertThat(locks.isFree(EntityLocks.profile(created.pid()))).isTrue();
+        assertThat(locks.isFree(LockTable.profile(created.pid()))).isTrue();
     }
 
     @Test
     void aPatchMergesIntoTheStoredDocumentAsRfc7396Says() throws JsonProcessingException {
-        var created = profiles.create(null, json("{\"surname\": \"Иванов\", \"email\": \"i@example.org\"}"));
+        var created = profiles.create(ORIGIN, null, json("{\"surname\": \"Иванов\", \"email\": \"i@example.org\"}"));
 
-        var patched = profiles.patch(created.pid(), 1, json("{\"email\": null, \"firstName\": \"Иван\"}"));
+        var patched = profiles.patch(ORIGIN, created.pid(), 1, json("{\"email\": null, \"firstName\": \"Иван\"}"));
 
         assertThat(patched.version()).isEqualTo(2);
         assertThat(JSON.readTree(patched.data())).isEqualTo(json("{\"surname\": \"Иванов\", \"firstName\": \"Иван\"}"));
@@ -182,39 +190,39 @@ class ProfileServiceTest {
 
     @Test
     void anErasedProfileLeavesNeitherItsRowNorItsPlaceInItsUsersListAndItsVersionIsNotReused() {
-        var created = profiles.create(null, json("{}"));
+        var created = profiles.create(ORIGIN, null, json("{}"));
 
-        profiles.erase(created.pid(), 1);
+        profiles.erase(ORIGIN, created.pid(), 1);
 
         assertThat(tables.find(created.pid())).isEmpty();
         assertThat(tables.pidsOfUser(created.uid())).isEmpty();
         long fence = tables.writes().get(1).timestampMicros();
-        assertThat(locks.outbox()).last().isEqualTo(OutboxRecord.profileErased(created.pid(), 2, fence));
+        assertThat(stores.outbox.records()).last().isEqualTo(OutboxRecord.profileErased(created.pid(), 2, fence));
     }
 
     @Test
     void aBatchUpdateWritesEveryProfileInOneWriteAtOneFence() {
-        var a = profiles.create(null, json("{}"));
-        var b = profiles.create(null, json("{}"));
+        var a = profiles.create(ORIGIN, null, json("{}"));
+        var b = profiles.create(ORIGIN, null, json("{}"));
 
-        var updated = profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}")));
+        var updated = profiles.batchUpdate(ORIGIN, List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}")));
 
         assertThat(updated).extracting(Profile::pid, Profile::version)
                 .containsExactly(tuple(a.pid(), 2L), tuple(b.pid(), 2L));
         var write = tables.writes().get(2);
         assertThat(tables.writes()).hasSize(3);
         assertThat(write.rows()).extracting(Object::getClass).containsExactly(PutProfile.class, PutProfile.class);
-        assertThat(locks.outbox()).endsWith(OutboxRecord.profile(a.pid(), 2, write.timestampMicros()),
+        assertThat(stores.outbox.records()).endsWith(OutboxRecord.profile(a.pid(), 2, write.timestampMicros()),
                 OutboxRecord.profile(b.pid(), 2, write.timestampMicros()));
     }
 
     @Test
     void aBatchUpdateWithOneStaleVersionChangesNoProfile() {
-        var a = profiles.create(null, json("{}"));
-        var b = profiles.create(null, json("{}"));
-        profiles.replace(a.pid(), 1, json("{\"n\": 0}"));
+        var a = profiles.create(ORIGIN, null, json("{}"));
+        var b = profiles.create(ORIGIN, null, json("{}"));
+        profiles.replace(ORIGIN, a.pid(), 1, json("{\"n\": 0}"));
 
-        assertThatThrownBy(() -> profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}"))))
+        assertThatThrownBy(() -> profiles.batchUpdate(ORIGIN, List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}"))))
                 .isInstanceOfSatisfying(VersionMismatchException.class,
                         e -> assertThat(e.currentVersions()).isEqualTo(Map.of(a.pid(), 2L)));
         assertThat(tables.writes()).hasSize(3);
@@ -223,28 +231,28 @@ class ProfileServiceTest {
 
     @Test
     void aBatchUpdateNamingAProfileThatDoesNotExistChangesNoProfile() {
-        var a = profiles.create(null, json("{}"));
+        var a = profiles.create(ORIGIN, null, json("{}"));
         var missing = UUID.randomUUID();
 
-        assertThatThrownBy(() -> profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"),
+        assertThatThrownBy(() -> profiles.batchUpdate(ORIGIN, List.of(update(a, "{\"n\": 1}"),
                 new ProfileService.Update(missing, 1, json("{}")))))
                 .isInstanceOfSatisfying(ProfileNotFoundException.class,
                         e -> assertThat(e.pids()).containsExactly(missing));
         assertThat(tables.writes()).hasSize(1);
-        assertThat(locks.isFree(EntityLocks.profile(a.pid()))).isTrue();
+        assertThat(locks.isFree(LockTable.profile(a.pid()))).isTrue();
     }
 
     @Test
     void aChangeOfAProfileLockedByAnotherRequestIsRefusedAtOnceAndLocksNoneOfTheOthers() {
-        var a = profiles.create(null, json("{}"));
-        var b = profiles.create(null, json("{}"));
-        locks.heldByAnother(EntityLocks.profile(b.pid()));
+        var a = profiles.create(ORIGIN, null, json("{}"));
+        var b = profiles.create(ORIGIN, null, json("{}"));
+        locks.heldByAnother(LockTable.profile(b.pid()));
 
-        assertThatThrownBy(() -> profiles.batchUpdate(List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}"))))
+        assertThatThrownBy(() -> profiles.batchUpdate(ORIGIN, List.of(update(a, "{\"n\": 1}"), update(b, "{\"n\": 2}"))))
                 .isInstanceOfSatisfying(EntitiesLockedException.class,
-                        e -> assertThat(e.entities()).containsExactly(EntityLocks.profile(b.pid())));
+                        e -> assertThat(e.entities()).containsExactly(LockTable.profile(b.pid())));
         assertThat(tables.writes()).hasSize(2);
-        assertThat(locks.isFree(EntityLocks.profile(a.pid()))).isTrue();
+        assertThat(locks.isFree(LockTable.profile(a.pid()))).isTrue();
     }
 
     @Test
@@ -255,7 +263,7 @@ class ProfileServiceTest {
                 future);
         tables.store(stored);
 
-        var replaced = profiles.replace(stored.pid(), 4, json("{\"n\": 5}"));
+        var replaced = profiles.replace(ORIGIN, stored.pid(), 4, json("{\"n\": 5}"));
 
         assertThat(tables.writes().get(0).timestampMicros()).isGreaterThan(future);
         assertThat(tables.find(stored.pid())).get().extracting(ProfileRow::version).isEqualTo(5L);
@@ -264,7 +272,7 @@ class ProfileServiceTest {
 
     @Test
     void aChangeWhoseLocksWereTakenOverBeforeItWasRecordedWritesNothing() {
-        var created = profiles.create(null, json("{}"));
+        var created = profiles.create(ORIGIN, null, json("{}"));
         var probe = new WritePathProbe() {
             @Override
             public void locked(Lease lease) {
@@ -272,21 +280,21 @@ class ProfileServiceTest {
             }
         };
 
-        assertThatThrownBy(() -> profiles(probe).replace(created.pid(), 1, json("{\"n\": 1}")))
+        assertThatThrownBy(() -> profiles(probe).replace(ORIGIN, created.pid(), 1, json("{\"n\": 1}")))
                 .isInstanceOfSatisfying(LeaseLostException.class, e -> assertThat(e.maybeWritten()).isFalse());
         assertThat(tables.writes()).hasSize(1);
-        assertThat(locks.outbox()).hasSize(1);
+        assertThat(stores.outbox.records()).hasSize(1);
     }
 
     @Test
     void aWriteCassandraDidNotConfirmIsNotAcknowledgedAndIsAnnouncedAgainForWhenItLands() {
-        var created = profiles.create(null, json("{}"));
+        var created = profiles.create(ORIGIN, null, json("{}"));
         tables.failNextWrite(new CassandraUnavailableException("timed out", null, true));
 
-        assertThatThrownBy(() -> profiles.replace(created.pid(), 1, json("{\"n\": 1}")))
+        assertThatThrownBy(() -> profiles.replace(ORIGIN, created.pid(), 1, json("{\"n\": 1}")))
                 .isInstanceOf(CassandraUnavailableException.class);
-        var recorded = locks.outbox().get(1);
-        assertThat(locks.outbox()).as("recorded, then once more for the recheck").containsExactly(
+        var recorded = stores.outbox.records().get(1);
+        assertThat(stores.outbox.records()).as("recorded, then once more for the recheck").containsExactly(
                 OutboxRecord.profile(created.pid(), 1, tables.writes().get(0).timestampMicros()), recorded, recorded);
         assertThat(recorded.version()).isEqualTo(2);
     }

@@ -4,9 +4,9 @@ package io.profilestore.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -14,10 +14,9 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.cli.IndexCommands;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.schema.ElasticsearchSchema;
-
 import io.profilestore.testing.Api;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.SearchApi;

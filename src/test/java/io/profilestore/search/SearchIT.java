@@ -13,7 +13,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.cli.IndexCommands;
-import io.profilestore.db.SearchIndex;
+import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.ChangeEvent;
 import io.profilestore.events.EventTopology;
 import io.profilestore.testing.Api;

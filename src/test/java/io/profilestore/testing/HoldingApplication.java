@@ -1,8 +1,8 @@
 package io.profilestore.testing;
 
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.core.WritePathProbe;
-import io.profilestore.db.Lease;
+import io.profilestore.change.Lease;
+import io.profilestore.change.WritePathProbe;
 import java.util.Locale;
 
 /**

@@ -1,7 +1,7 @@
 package io.profilestore.testing;
 
-import io.profilestore.core.WritePathProbe;
-import io.profilestore.db.Lease;
+import io.profilestore.change.Lease;
+import io.profilestore.change.WritePathProbe;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;

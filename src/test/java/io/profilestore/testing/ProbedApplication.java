@@ -1,7 +1,7 @@
 package io.profilestore.testing;
 
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.core.WritePathProbe;
+import io.profilestore.change.WritePathProbe;
 
 /** The application with a {@link PausingProbe} in its write path, for in-process concurrency tests. */
 public class ProbedApplication extends ProfileStoreApplication {

@@ -2,8 +2,9 @@ package io.profilestore.testing;
 
 import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.Lease;
+import io.profilestore.change.Lease;
+import io.profilestore.change.LockTable;
+import io.profilestore.postgres.PostgresLockTable;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,16 +105,16 @@ public final class Stores {
 
     /** Takes the lock of a profile the way another request would, for the given lease. */
     public static Lease lockProfile(UUID pid, Duration lease) {
-        return locks(lease).acquire(List.of(EntityLocks.profile(pid)));
+        return locks(lease).acquire(List.of(LockTable.profile(pid)));
     }
 
-    public static EntityLocks locks(Duration lease) {
-        return new EntityLocks(TestStack.backends().postgres(), lease, new MetricRegistry());
+    public static PostgresLockTable locks(Duration lease) {
+        return new PostgresLockTable(TestStack.backends().postgres(), lease, new MetricRegistry());
     }
 
     /** The fence the lock table holds for a profile: the write timestamp of its latest holder. */
     public static long fenceOf(UUID pid) {
-        return fenceOf(EntityLocks.profile(pid));
+        return fenceOf(LockTable.profile(pid));
     }
 
     /** The fence the lock table holds for an entity ({@code profile:…}, {@code user:…}). */

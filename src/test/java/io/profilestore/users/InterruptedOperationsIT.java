@@ -9,18 +9,16 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.audit.AuditLog;
-import io.profilestore.core.ChangeRunner;
+import io.profilestore.change.LockTable;
+import io.profilestore.change.Origin;
+import io.profilestore.change.WritePathProbe;
 import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserService;
-import io.profilestore.core.WritePathProbe;
-import io.profilestore.db.EntityLocks;
-import io.profilestore.db.IdempotentWriter;
-import io.profilestore.db.ProfileDao;
-import io.profilestore.db.UserOperations;
+import io.profilestore.postgres.MergeJournal;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
+import io.profilestore.wiring.StoreAdapters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,7 +127,7 @@ class InterruptedOperationsIT {
         var merge = journal().pending(Duration.ZERO).stream().filter(operation -> operation.target().equals(target))
                 .findFirst().orElseThrow();
 
-        assertThat(users().abandon(merge)).as("abandoned").isFalse();
+        assertThat(users().abandon(Origin.system("abandon", UUID.randomUUID()), merge)).as("abandoned").isFalse();
         assertThat(Stores.operationStates(target)).containsExactly("pending");
         assertThat(Stores.pidsOfUser(source)).hasSize(1);
 
@@ -164,22 +162,20 @@ class InterruptedOperationsIT {
         var config = TestStack.configuration();
         var backends = TestStack.backends();
         var metrics = new MetricRegistry();
-        var dao = new ProfileDao(backends.cassandra(), config.cassandra.keyspace,
-                new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics));
-        var locks = new EntityLocks(backends.postgres(), config.profiles.lockLease.toJavaDuration(), metrics);
-        var changes = new ChangeRunner(dao, locks, new AuditLog(backends.postgres()), List.of(), WritePathProbe.NONE);
-        return new UserService(dao, changes, journal(), config.users);
+        var stores = new StoreAdapters(config, backends, metrics);
+        return new UserService(stores.profiles(), stores.changeRunner(WritePathProbe.NONE, () -> { }), journal(),
+                config.users);
     }
 
-    private static UserOperations journal() {
-        return new UserOperations(TestStack.backends().postgres());
+    private static MergeJournal journal() {
+        return new MergeJournal(TestStack.backends().postgres());
     }
 
     /** Until the killed instances' locks have run out: before, the next change would only find them busy. */
     private static void awaitLocksRanOut(List<UUID> users, List<UUID> pids) {
         var entities = new ArrayList<String>();
-        users.forEach(uid -> entities.add(EntityLocks.user(uid)));
-        pids.forEach(pid -> entities.add(EntityLocks.profile(pid)));
+        users.forEach(uid -> entities.add(LockTable.user(uid)));
+        pids.forEach(pid -> entities.add(LockTable.profile(pid)));
         await("the killed instance's locks to run out").atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(100)).until(() -> entities.stream().allMatch(Stores::leaseRanOut));
     }

@@ -1,0 +1,58 @@
+package io.profilestore.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The rows an import writes, straight to Cassandra at QUORUM (the session's default), without the service's write
+ * path: a profile's row at version 1, at home under its user; the user's row; and the user's list of profiles. The
+ * user's two rows share a partition key, so they go as one unlogged batch, applied as one mutation, once the profile's
+ * row is confirmed: the tables' check, should it run meanwhile, never sees a list naming a profile that is not there
+ * (a stray link it would remove at a later time than the import's, for good), only a profile its user does not list
+ * yet, which it repairs as the import would.
+ *
+ * <p>Every row is written at {@link #WRITE_TIME}, below any time the service writes at (its fences are PostgreSQL's
+ * clock in microseconds). So an import never replaces what the service wrote or erased at the same pid or uid,
+ * before the import or during it: the service's write wins last-write-wins. And writing a record again (a resumed or
+ * repeated import) writes the same cells at the same time, which changes nothing. The user's row names only the
+ * columns it sets: a null would be a tombstone.
+ */
+public class ImportRows {
+
+    /** The write time of every imported cell, in microseconds: 1, just after the epoch. */
+    public static final long WRITE_TIME = 1;
+
+    private final CqlSession session;
+    private final PreparedStatement profile;
+    private final PreparedStatement user;
+    private final PreparedStatement link;
+
+    public ImportRows(CqlSession session, String keyspace) {
+        this.session = session;
+        this.profile = session.prepare("INSERT INTO " + keyspace
+                + ".profile (pid, uid, home_uid, version, data, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?)");
+        this.user = session.prepare("INSERT INTO " + keyspace
+                + ".persons (uid, version, created_at, updated_at) VALUES (?, 1, ?, ?)");
+        this.link = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid) VALUES (?, ?)");
+    }
+
+    /**
+     * Writes one profile, its user and its place in the user's list; done when Cassandra confirmed all of them.
+     * {@code userCreatedAt} is the same for every profile of a user (the import's start), so that its row does not
+     * depend on which profile of it was written last.
+     */
+    public CompletableFuture<Void> write(UUID pid, UUID uid, String data, Instant createdAt, Instant userCreatedAt) {
+        return session.executeAsync(profile.bind(pid, uid, uid, data, createdAt, createdAt)
+                        .setQueryTimestamp(WRITE_TIME).setIdempotent(true))
+                .thenCompose(written -> session.executeAsync(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                                user.bind(uid, userCreatedAt, userCreatedAt), link.bind(uid, pid))
+                        .setQueryTimestamp(WRITE_TIME).setIdempotent(true)))
+                .<Void>thenApply(written -> null)
+                .toCompletableFuture();
+    }
+}
