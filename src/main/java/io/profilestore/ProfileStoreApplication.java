@@ -65,8 +65,8 @@ import io.profilestore.limits.CallerBuckets;
 import io.profilestore.limits.RateLimitFeature;
 import io.profilestore.limits.RateLimitMetrics;
 import io.profilestore.postgres.ExclusiveRun;
-import io.profilestore.postgres.MergeJournal;
-import io.profilestore.postgres.MergeJournalHistory;
+import io.profilestore.postgres.PostgresUserJournal;
+import io.profilestore.postgres.PostgresUserJournalHistory;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.BodyLimitFeature;
 import io.profilestore.resources.CallerResource;
@@ -203,11 +203,11 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var changes = stores.changeRunner(writePathProbe(), relay::wake);
             var profiles = new ProfileService(dao, changes, documents, settings.maxBatchSize,
                     config.users.maxProfilesPerUser);
-            var journal = new MergeJournal(backends.postgres());
+            var journal = new PostgresUserJournal(backends.postgres());
             var users = new UserService(dao, changes, journal, config.users);
             environment.lifecycle().manage(new UserOperationRecovery(journal, users,
                     config.users.recoveryDelay.toJavaDuration(), Duration.ofSeconds(1)));
-            var history = new MergeJournalHistory(backends.postgres());
+            var history = new PostgresUserJournalHistory(backends.postgres());
             var tableCheck = new TableCheck(dao, changes, users, history, config.users);
             var oneAtATime = new ExclusiveRun(backends.postgres());
             environment.admin().addTask(new TableCheckTask(tableCheck, oneAtATime));

@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.profilestore.change.CassandraUnavailableException;
 import io.profilestore.change.ProfileRow;
 import io.profilestore.change.ProfileRows;
+import io.profilestore.change.ProfileRows.Link;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.UserRow;
 import java.math.BigInteger;
@@ -113,6 +114,7 @@ public class ProfileDao implements ProfileRows {
     }
 
     /** Reads users in parallel, one partition each. */
+    @Override
     public Map<UUID, UserRow> findUsers(Collection<UUID> uids) {
         var reads = uids.stream()
                 .map(uid -> session.executeAsync(selectUser.bind(uid).setIdempotent(true)).toCompletableFuture())
@@ -128,6 +130,7 @@ public class ProfileDao implements ProfileRows {
     }
 
     /** Every user of one slice of the ring, read at QUORUM a page at a time. */
+    @Override
     public Iterable<UserRow> scanUsers(int slice, int slices) {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanUsers.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
@@ -146,17 +149,16 @@ public class ProfileDao implements ProfileRows {
     }
 
     /** Every profile of one slice of the ring, read at QUORUM a page at a time. */
+    @Override
     public Iterable<ProfileRow> scan(int slice, int slices) {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanProfiles.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
         return () -> StreamSupport.stream(rows.spliterator(), false).map(ProfileDao::profile).iterator();
     }
 
-    /** A row of {@code uid_pid}: the user lists the profile. */
-    public record Link(UUID uid, UUID pid) {
-    }
 
     /** Every link of one slice of the ring (by user), read at QUORUM a page at a time. */
+    @Override
     public Iterable<Link> scanLinks(int slice, int slices) {
         long[] bounds = sliceBounds(slice, slices);
         var rows = session.execute(scanLinks.bind(bounds[0], bounds[1]).setPageSize(500).setIdempotent(true));
@@ -165,6 +167,7 @@ public class ProfileDao implements ProfileRows {
     }
 
     /** Which of these links exist, read in parallel. */
+    @Override
     public Set<Link> existing(Collection<Link> links) {
         var reads = new LinkedHashMap<Link, CompletableFuture<AsyncResultSet>>();
         for (var link : links) {

@@ -1,14 +1,14 @@
 package io.profilestore.change;
 
-import io.profilestore.cassandra.ProfileDao;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
- * The rows of profiles and users as the write path reads and writes them: the port {@link ProfileDao} implements on
+ * The rows of profiles and users as the write path reads and writes them: the port {@code cassandra.ProfileDao} implements on
  * Cassandra, so that the rules of a change can be tried on rows held in memory.
  */
 public interface ProfileRows {
@@ -19,6 +19,28 @@ public interface ProfileRows {
     Map<UUID, ProfileRow> findAll(Collection<UUID> pids);
 
     Optional<UserRow> findUser(UUID uid);
+
+    /** The users found of these uids, by uid; a uid without a row is left out. */
+    Map<UUID, UserRow> findUsers(Collection<UUID> uids);
+
+    /** A row of {@code uid_pid}: the user lists the profile. */
+    record Link(UUID uid, UUID pid) {
+    }
+
+    /** Which of these links exist. */
+    Set<Link> existing(Collection<Link> links);
+
+    /**
+     * Every profile of one slice of the table (slices numbered from 0 to {@code slices - 1}, together all rows, each
+     * once): a scan goes slice by slice and can go on from where it stopped.
+     */
+    Iterable<ProfileRow> scan(int slice, int slices);
+
+    /** Every user of one slice of the table, as {@link #scan}. */
+    Iterable<UserRow> scanUsers(int slice, int slices);
+
+    /** Every link of one slice of the table (by user), as {@link #scan}. */
+    Iterable<Link> scanLinks(int slice, int slices);
 
     /** The pids a user lists. */
     List<UUID> pidsOfUser(UUID uid);

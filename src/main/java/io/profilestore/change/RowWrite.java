@@ -1,12 +1,11 @@
 package io.profilestore.change;
 
-import io.profilestore.cassandra.ProfileDao;
 import java.time.Instant;
 import java.util.UUID;
 
 /**
  * One row a change writes to the Cassandra tables of profiles and users, said in the domain's words: the core decides
- * what to write, {@link ProfileDao#apply} builds the statements. It lives beside {@link ProfileRow} and
+ * what to write, {@link ProfileRows#apply} builds the statements. It lives beside {@link ProfileRow} and
  * {@link UserRow}, the rows it writes, so that {@code db} needs nothing of the core.
  */
 public sealed interface RowWrite {

@@ -8,8 +8,8 @@ import io.profilestore.core.TableCheck;
 import io.profilestore.core.TableCheckReport;
 import io.profilestore.core.UserService;
 import io.profilestore.postgres.ExclusiveRun;
-import io.profilestore.postgres.MergeJournal;
-import io.profilestore.postgres.MergeJournalHistory;
+import io.profilestore.postgres.PostgresUserJournal;
+import io.profilestore.postgres.PostgresUserJournalHistory;
 import io.profilestore.wiring.StoreAdapters;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -36,12 +36,12 @@ public class CheckTablesCommand extends BackendsCommand {
         var stores = new StoreAdapters(config, backends, metrics);
         var dao = stores.profiles();
         var changes = stores.changeRunner(WritePathProbe.NONE, () -> { });
-        var journal = new MergeJournal(backends.postgres());
+        var journal = new PostgresUserJournal(backends.postgres());
         var users = new UserService(dao, changes, journal, config.users);
         var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         boolean repair = !namespace.getBoolean("dryRun");
         boolean list = namespace.getBoolean("list");
-        var check = new TableCheck(dao, changes, users, new MergeJournalHistory(backends.postgres()), config.users);
+        var check = new TableCheck(dao, changes, users, new PostgresUserJournalHistory(backends.postgres()), config.users);
         var reports = new ArrayList<TableCheckReport>();
         if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
             out.println("check-tables, or an import, runs right now; run it again once that one is done");

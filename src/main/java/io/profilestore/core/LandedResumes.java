@@ -4,8 +4,8 @@ import static io.profilestore.core.UserTrees.newestWrite;
 
 import io.profilestore.api.UserResults;
 import io.profilestore.change.LockTable;
-import io.profilestore.postgres.MergeJournal.Move;
-import io.profilestore.postgres.MergeJournal.Operation;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournal.Operation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,6 @@
 package io.profilestore.core;
 
-import io.profilestore.postgres.MergeJournal;
+import io.profilestore.change.UserJournal;
 import java.util.UUID;
 
 /**
@@ -11,10 +11,10 @@ import java.util.UUID;
 public class OperationPendingException extends RuntimeException {
 
     private final UUID operationId;
-    private final MergeJournal.Kind kind;
+    private final UserJournal.Kind kind;
     private final UUID target;
 
-    public OperationPendingException(UUID operationId, MergeJournal.Kind kind, UUID target, Throwable cause) {
+    public OperationPendingException(UUID operationId, UserJournal.Kind kind, UUID target, Throwable cause) {
         super(kind.name().toLowerCase() + " " + operationId + " is recorded but not confirmed", cause);
         this.operationId = operationId;
         this.kind = kind;
@@ -25,7 +25,7 @@ public class OperationPendingException extends RuntimeException {
         return operationId;
     }
 
-    public MergeJournal.Kind kind() {
+    public UserJournal.Kind kind() {
         return kind;
     }
 

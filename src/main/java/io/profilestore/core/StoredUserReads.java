@@ -1,12 +1,12 @@
 package io.profilestore.core;
 
-import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ChangeRunner;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows;
+import io.profilestore.change.UserJournal;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournal.Operation;
 import io.profilestore.change.UserRow;
-import io.profilestore.postgres.MergeJournal;
-import io.profilestore.postgres.MergeJournal.Move;
-import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +16,11 @@ import java.util.UUID;
 
 /** The stores, as {@link UserPlanner} reads them under an operation's locks (none: before it takes any). */
 final class StoredUserReads implements UserReads {
-    private final ProfileDao dao;
-    private final MergeJournal journal;
+    private final ProfileRows dao;
+    private final UserJournal journal;
     private final ChangeRunner.Change change;
 
-    StoredUserReads(ProfileDao dao, MergeJournal journal, ChangeRunner.Change change) {
+    StoredUserReads(ProfileRows dao, UserJournal journal, ChangeRunner.Change change) {
         this.dao = dao;
         this.journal = journal;
         this.change = change;

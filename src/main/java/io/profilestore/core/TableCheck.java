@@ -1,20 +1,21 @@
 package io.profilestore.core;
 
-import io.profilestore.cassandra.ProfileDao;
-import io.profilestore.cassandra.ProfileDao.Link;
 import io.profilestore.change.ChangeRunner;
 import io.profilestore.change.LockTable;
+import io.profilestore.change.OneAtATime;
 import io.profilestore.change.Origin;
 import io.profilestore.change.OutboxRecord;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows;
+import io.profilestore.change.ProfileRows.Link;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.RowWrite.LinkProfile;
 import io.profilestore.change.RowWrite.PutNewUser;
 import io.profilestore.change.RowWrite.PutProfile;
 import io.profilestore.change.RowWrite.UnlinkProfile;
+import io.profilestore.change.UserJournalHistory;
 import io.profilestore.change.UserRow;
 import io.profilestore.core.TableCheckReport.Kind;
-import io.profilestore.postgres.MergeJournalHistory;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,18 +39,18 @@ import org.slf4j.LoggerFactory;
 public class TableCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableCheck.class);
-    /** The name it runs under, one instance at a time ({@link io.profilestore.postgres.ExclusiveRun}). */
+    /** The name it runs under, one instance at a time ({@link io.profilestore.change.OneAtATime}). */
     public static final String JOB = "check-tables";
     private static final int SLICES = 64;
     private static final int PAGE = 500;
 
-    private final ProfileDao dao;
+    private final ProfileRows dao;
     private final ChangeRunner changes;
     private final UserService users;
     private final UserTreeCheck trees;
-    private final MergeJournalHistory journal;
+    private final UserJournalHistory journal;
 
-    public TableCheck(ProfileDao dao, ChangeRunner changes, UserService users, MergeJournalHistory journal,
+    public TableCheck(ProfileRows dao, ChangeRunner changes, UserService users, UserJournalHistory journal,
             UserSettings settings) {
         this.dao = dao;
         this.changes = changes;

@@ -2,7 +2,7 @@ package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
 import io.profilestore.DaemonScheduler;
-import io.profilestore.postgres.ExclusiveRun;
+import io.profilestore.change.OneAtATime;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -20,11 +20,11 @@ public class TableCheckSchedule implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(TableCheckSchedule.class);
 
     private final TableCheck check;
-    private final ExclusiveRun exclusive;
+    private final OneAtATime exclusive;
     private final Duration every;
     private ScheduledExecutorService scheduler;
 
-    public TableCheckSchedule(TableCheck check, ExclusiveRun exclusive, Duration every) {
+    public TableCheckSchedule(TableCheck check, OneAtATime exclusive, Duration every) {
         this.check = check;
         this.exclusive = exclusive;
         this.every = every;

@@ -1,7 +1,7 @@
 package io.profilestore.core;
 
 import io.dropwizard.servlets.tasks.Task;
-import io.profilestore.postgres.ExclusiveRun;
+import io.profilestore.change.OneAtATime;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +13,9 @@ import java.util.Map;
 public class TableCheckTask extends Task {
 
     private final TableCheck check;
-    private final ExclusiveRun oneAtATime;
+    private final OneAtATime oneAtATime;
 
-    public TableCheckTask(TableCheck check, ExclusiveRun oneAtATime) {
+    public TableCheckTask(TableCheck check, OneAtATime oneAtATime) {
         super(TableCheck.JOB);
         this.check = check;
         this.oneAtATime = oneAtATime;

@@ -1,12 +1,12 @@
 package io.profilestore.core;
 
 import io.profilestore.api.MergeHistory;
-import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows;
+import io.profilestore.change.UserJournal;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournalHistory;
 import io.profilestore.change.UserRow;
-import io.profilestore.postgres.MergeJournal;
-import io.profilestore.postgres.MergeJournal.Move;
-import io.profilestore.postgres.MergeJournalHistory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,11 +20,11 @@ public class UserHistory {
     /** The most merges one answer lists. */
     public static final int LIMIT = 100;
 
-    private final ProfileDao dao;
-    private final MergeJournal journal;
-    private final MergeJournalHistory history;
+    private final ProfileRows dao;
+    private final UserJournal journal;
+    private final UserJournalHistory history;
 
-    public UserHistory(ProfileDao dao, MergeJournal journal, MergeJournalHistory history) {
+    public UserHistory(ProfileRows dao, UserJournal journal, UserJournalHistory history) {
         this.dao = dao;
         this.journal = journal;
         this.history = history;

@@ -4,7 +4,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.profilestore.DaemonScheduler;
 import io.profilestore.change.EntitiesLockedException;
 import io.profilestore.change.Origin;
-import io.profilestore.postgres.MergeJournal;
+import io.profilestore.change.UserJournal;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,7 +32,7 @@ public class UserOperationRecovery implements Managed {
     /** Waiting this long for other operations is logged: each should be completed in a round or two. */
     private static final Duration LONG_WAIT = Duration.ofMinutes(5);
 
-    private final MergeJournal journal;
+    private final UserJournal journal;
     private final UserService users;
     private final Duration delay;
     private final Duration interval;
@@ -41,7 +41,7 @@ public class UserOperationRecovery implements Managed {
     private final Map<UUID, Long> waitingSince = new HashMap<>();
     private final Set<UUID> warned = new HashSet<>();
 
-    public UserOperationRecovery(MergeJournal journal, UserService users, Duration delay, Duration interval) {
+    public UserOperationRecovery(UserJournal journal, UserService users, Duration delay, Duration interval) {
         this.journal = journal;
         this.users = users;
         this.delay = delay;
@@ -62,14 +62,14 @@ public class UserOperationRecovery implements Managed {
 
     /** One round: every operation pending for longer than the delay, each on its own (one that fails stops no other). */
     public synchronized void recover() {
-        List<MergeJournal.Operation> pending;
+        List<UserJournal.Operation> pending;
         try {
             pending = journal.pending(delay);
         } catch (RuntimeException e) {
             LOG.warn("recovery of user operations failed this round: {}", e.toString());
             return;
         }
-        var ids = pending.stream().map(MergeJournal.Operation::opId).toList();
+        var ids = pending.stream().map(UserJournal.Operation::opId).toList();
         waitingSince.keySet().retainAll(ids);
         warned.retainAll(ids);
         for (var operation : pending) {
@@ -97,7 +97,7 @@ public class UserOperationRecovery implements Managed {
      * (it comes later in this round, or is under way elsewhere), then this one. Operations refused so by each other
      * would wait for ever, which is logged.
      */
-    private void waiting(MergeJournal.Operation operation) {
+    private void waiting(UserJournal.Operation operation) {
         long now = System.nanoTime();
         Long since = waitingSince.putIfAbsent(operation.opId(), now);
         if (since == null) {
@@ -110,7 +110,7 @@ public class UserOperationRecovery implements Managed {
         }
     }
 
-    private void abandon(MergeJournal.Operation operation, String why) {
+    private void abandon(UserJournal.Operation operation, String why) {
         try {
             if (users.abandon(Origin.system("abandon", UUID.randomUUID()), operation)) {
                 LOG.warn("abandoned the interrupted {} {}: {}", operation.kind(), operation.opId(), why);

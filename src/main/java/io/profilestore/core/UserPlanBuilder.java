@@ -1,9 +1,9 @@
 package io.profilestore.core;
 
-import io.profilestore.cassandra.ProfileDao.Link;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows.Link;
+import io.profilestore.change.UserJournal.Move;
 import io.profilestore.change.UserRow;
-import io.profilestore.postgres.MergeJournal.Move;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

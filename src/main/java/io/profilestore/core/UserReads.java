@@ -1,9 +1,9 @@
 package io.profilestore.core;
 
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournal.Operation;
 import io.profilestore.change.UserRow;
-import io.profilestore.postgres.MergeJournal.Move;
-import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,6 @@ package io.profilestore.core;
 import io.profilestore.api.Profile;
 import io.profilestore.api.User;
 import io.profilestore.api.UserResults;
-import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.CassandraUnavailableException;
 import io.profilestore.change.ChangeRunner;
 import io.profilestore.change.JournalEntry;
@@ -12,16 +11,17 @@ import io.profilestore.change.Origin;
 import io.profilestore.change.OutboxRecord;
 import io.profilestore.change.PostgresUnavailableException;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.RowWrite.LinkProfile;
 import io.profilestore.change.RowWrite.PutProfile;
 import io.profilestore.change.RowWrite.PutUser;
 import io.profilestore.change.RowWrite.UnlinkProfile;
+import io.profilestore.change.UserJournal;
+import io.profilestore.change.UserJournal.Kind;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournal.Operation;
 import io.profilestore.change.UserRow;
-import io.profilestore.postgres.MergeJournal;
-import io.profilestore.postgres.MergeJournal.Kind;
-import io.profilestore.postgres.MergeJournal.Move;
-import io.profilestore.postgres.MergeJournal.Operation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -48,13 +48,13 @@ public class UserService {
 
     private static final Logger LOG = LoggerFactory.getLogger(UserService.class);
 
-    private final ProfileDao dao;
+    private final ProfileRows dao;
     private final ChangeRunner changes;
-    private final MergeJournal journal;
+    private final UserJournal journal;
     private final UserSettings settings;
     private final UserPlanner planner;
 
-    public UserService(ProfileDao dao, ChangeRunner changes, MergeJournal journal, UserSettings settings) {
+    public UserService(ProfileRows dao, ChangeRunner changes, UserJournal journal, UserSettings settings) {
         this.dao = dao;
         this.changes = changes;
         this.journal = journal;

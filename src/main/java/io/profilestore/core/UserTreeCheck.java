@@ -1,14 +1,14 @@
 package io.profilestore.core;
 
-import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ChangeRunner;
 import io.profilestore.change.LockTable;
 import io.profilestore.change.Origin;
+import io.profilestore.change.ProfileRows;
 import io.profilestore.change.RowWrite.PutUser;
+import io.profilestore.change.UserJournalHistory;
+import io.profilestore.change.UserJournalHistory.Edge;
 import io.profilestore.change.UserRow;
 import io.profilestore.core.TableCheckReport.Kind;
-import io.profilestore.postgres.MergeJournalHistory;
-import io.profilestore.postgres.MergeJournalHistory.Edge;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,12 +36,12 @@ final class UserTreeCheck {
     private record Chain(UUID root, String broken) {
     }
 
-    private final ProfileDao dao;
+    private final ProfileRows dao;
     private final ChangeRunner changes;
-    private final MergeJournalHistory journal;
+    private final UserJournalHistory journal;
     private final int maxMergedUsers;
 
-    UserTreeCheck(ProfileDao dao, ChangeRunner changes, MergeJournalHistory journal, int maxMergedUsers) {
+    UserTreeCheck(ProfileRows dao, ChangeRunner changes, UserJournalHistory journal, int maxMergedUsers) {
         this.dao = dao;
         this.changes = changes;
         this.journal = journal;

@@ -1,10 +1,10 @@
 package io.profilestore.core;
 
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.UserJournal.Kind;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournal.Operation;
 import io.profilestore.change.UserRow;
-import io.profilestore.postgres.MergeJournal.Kind;
-import io.profilestore.postgres.MergeJournal.Move;
-import io.profilestore.postgres.MergeJournal.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;

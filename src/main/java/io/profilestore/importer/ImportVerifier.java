@@ -2,8 +2,8 @@ package io.profilestore.importer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.cassandra.ProfileDao;
-import io.profilestore.cassandra.ProfileDao.Link;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.ProfileRows.Link;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

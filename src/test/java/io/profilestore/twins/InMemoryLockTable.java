@@ -149,6 +149,11 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
         }
     }
 
+    /** Whether the holder still holds every lock of the lease. */
+    public boolean holds(Lease held) {
+        return ours(held);
+    }
+
     private boolean ours(Lease held) {
         return held.entities().stream().allMatch(entity -> held.holder().equals(holders.get(entity)));
     }

@@ -8,6 +8,7 @@ import io.profilestore.change.UserRow;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +27,11 @@ public final class InMemoryProfileRows implements ProfileRows {
     }
 
     private final Map<UUID, ProfileRow> profiles = new HashMap<>();
+    /** When an erased profile's row was deleted: an older write of it loses to the delete, as to a tombstone. */
+    private final Map<UUID, Long> erasedAt = new HashMap<>();
     private final Map<UUID, UserRow> users = new HashMap<>();
-    private final Map<UUID, Set<UUID>> links = new HashMap<>();
+    /** Each link with the timestamp of its last write; an unlink keeps its timestamp too (a tombstone: false). */
+    private final Map<Link, Stamped> links = new LinkedHashMap<>();
     private final List<Write> writes = new ArrayList<>();
     private CassandraUnavailableException nextWriteFails;
 
@@ -49,8 +53,37 @@ public final class InMemoryProfileRows implements ProfileRows {
     }
 
     @Override
+    public Map<UUID, UserRow> findUsers(Collection<UUID> uids) {
+        var found = new HashMap<UUID, UserRow>();
+        uids.stream().filter(users::containsKey).forEach(uid -> found.put(uid, users.get(uid)));
+        return found;
+    }
+
+    @Override
+    public Set<Link> existing(Collection<Link> wanted) {
+        var found = new LinkedHashSet<Link>();
+        wanted.stream().filter(this::listed).forEach(found::add);
+        return found;
+    }
+
+    @Override
+    public Iterable<ProfileRow> scan(int slice, int slices) {
+        return profiles.values().stream().filter(row -> inSlice(row.pid(), slice, slices)).toList();
+    }
+
+    @Override
+    public Iterable<UserRow> scanUsers(int slice, int slices) {
+        return users.values().stream().filter(row -> inSlice(row.uid(), slice, slices)).toList();
+    }
+
+    @Override
+    public Iterable<Link> scanLinks(int slice, int slices) {
+        return links.keySet().stream().filter(this::listed).filter(link -> inSlice(link.uid(), slice, slices)).toList();
+    }
+
+    @Override
     public List<UUID> pidsOfUser(UUID uid) {
-        return List.copyOf(links.getOrDefault(uid, Set.of()));
+        return links.keySet().stream().filter(link -> link.uid().equals(uid) && listed(link)).map(Link::pid).toList();
     }
 
     @Override
@@ -77,7 +110,7 @@ public final class InMemoryProfileRows implements ProfileRows {
     /** A profile row as if written earlier, at its own {@code written} timestamp, listed by its user. */
     public void store(ProfileRow row) {
         profiles.put(row.pid(), row);
-        links.computeIfAbsent(row.uid(), uid -> new LinkedHashSet<>()).add(row.pid());
+        link(new Link(row.uid(), row.pid()), true, row.written());
     }
 
     public void store(UserRow user) {
@@ -86,30 +119,63 @@ public final class InMemoryProfileRows implements ProfileRows {
 
     private void write(RowWrite row, long at, UUID writer) {
         if (row instanceof RowWrite.PutProfile put) {
-            var current = profiles.get(put.row().pid());
-            // its user's link goes with it, as ProfileDao writes it
-            links.computeIfAbsent(put.row().uid(), uid -> new LinkedHashSet<>()).add(put.row().pid());
-            if (current == null || current.written() <= at) {
-                var written = put.row();
+            var written = put.row();
+            // its user's link goes with it, at the same timestamp, as ProfileDao writes it
+            link(new Link(written.uid(), written.pid()), true, at);
+            var current = profiles.get(written.pid());
+            boolean newer = current == null ? at > erasedAt.getOrDefault(written.pid(), Long.MIN_VALUE)
+                    : current.written() <= at;
+            if (newer) {
                 profiles.put(written.pid(), new ProfileRow(written.pid(), written.uid(), written.recordedHome(),
                         written.version(), written.data(), written.createdAt(), written.updatedAt(), at,
                         written.writtenBy() != null ? written.writtenBy() : writer));
             }
+        } else if (row instanceof RowWrite.OwnLink own) {
+            link(new Link(own.row().uid(), own.row().pid()), true, at);
         } else if (row instanceof RowWrite.EraseProfile erase) {
             var current = profiles.get(erase.pid());
-            if (current != null && current.written() <= at) {
+            if (current == null || current.written() <= at) {
                 profiles.remove(erase.pid());
+                erasedAt.merge(erase.pid(), at, Math::max);
             }
         } else if (row instanceof RowWrite.PutUser put) {
             var user = put.user();
-            users.put(user.uid(), new UserRow(user.uid(), user.masterUid(), user.mergedInto(), user.version(),
-                    user.createdAt(), user.updatedAt(), at, user.writtenBy() != null ? user.writtenBy() : writer));
+            putUser(new UserRow(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
+                    user.updatedAt(), at, user.writtenBy() != null ? user.writtenBy() : writer));
         } else if (row instanceof RowWrite.PutNewUser put) {
-            users.put(put.uid(), new UserRow(put.uid(), null, null, 1, put.at(), put.at(), at, writer));
+            putUser(new UserRow(put.uid(), null, null, 1, put.at(), put.at(), at, writer));
         } else if (row instanceof RowWrite.LinkProfile link) {
-            links.computeIfAbsent(link.uid(), uid -> new LinkedHashSet<>()).add(link.pid());
+            link(new Link(link.uid(), link.pid()), true, at);
         } else if (row instanceof RowWrite.UnlinkProfile unlink) {
-            links.getOrDefault(unlink.uid(), new LinkedHashSet<>()).remove(unlink.pid());
+            link(new Link(unlink.uid(), unlink.pid()), false, at);
         }
+    }
+
+    private void putUser(UserRow user) {
+        var current = users.get(user.uid());
+        if (current == null || current.written() <= user.written()) {
+            users.put(user.uid(), user);
+        }
+    }
+
+    /** A link written (or deleted) at a timestamp: the newest stands; at a tie the delete wins, as in Cassandra. */
+    private void link(Link link, boolean listed, long at) {
+        var current = links.get(link);
+        if (current == null || current.at() < at || current.at() == at && !listed) {
+            links.put(link, new Stamped(listed, at));
+        }
+    }
+
+    private boolean listed(Link link) {
+        var stamped = links.get(link);
+        return stamped != null && stamped.listed();
+    }
+
+    /** The same slices of any table's keys, however many: each key in exactly one. */
+    private static boolean inSlice(UUID key, int slice, int slices) {
+        return Math.floorMod(key.hashCode(), slices) == slice;
+    }
+
+    private record Stamped(boolean listed, long at) {
     }
 }

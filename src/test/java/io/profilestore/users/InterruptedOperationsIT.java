@@ -14,7 +14,7 @@ import io.profilestore.change.Origin;
 import io.profilestore.change.WritePathProbe;
 import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserService;
-import io.profilestore.postgres.MergeJournal;
+import io.profilestore.postgres.PostgresUserJournal;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
@@ -167,8 +167,8 @@ class InterruptedOperationsIT {
                 config.users);
     }
 
-    private static MergeJournal journal() {
-        return new MergeJournal(TestStack.backends().postgres());
+    private static PostgresUserJournal journal() {
+        return new PostgresUserJournal(TestStack.backends().postgres());
     }
 
     /** Until the killed instances' locks have run out: before, the next change would only find them busy. */

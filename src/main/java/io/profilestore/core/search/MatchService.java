@@ -5,7 +5,7 @@ import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.api.MatchesResponse;
-import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ProfileRows;
 import io.profilestore.core.ProfileNotFoundException;
 import io.profilestore.elasticsearch.SearchIndex;
 import java.io.IOException;
@@ -43,11 +43,11 @@ public class MatchService {
             MatchQuery.PHONE, MatchQuery.EMAIL);
 
     private final SearchIndex index;
-    private final ProfileDao profiles;
+    private final ProfileRows profiles;
     private final NameNormalizer names;
     private final ObjectMapper json;
 
-    public MatchService(SearchIndex index, ProfileDao profiles, NameNormalizer names, ObjectMapper json) {
+    public MatchService(SearchIndex index, ProfileRows profiles, NameNormalizer names, ObjectMapper json) {
         this.index = index;
         this.profiles = profiles;
         this.names = names;

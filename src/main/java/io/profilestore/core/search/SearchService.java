@@ -3,7 +3,7 @@ package io.profilestore.core.search;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.profilestore.api.SearchResponse;
-import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.change.ProfileRows;
 import io.profilestore.elasticsearch.SearchIndex;
 import java.io.IOException;
 import java.time.LocalDate;
@@ -30,11 +30,11 @@ public class SearchService {
     }
 
     private final SearchIndex index;
-    private final ProfileDao profiles;
+    private final ProfileRows profiles;
     private final NameNormalizer names;
     private final CursorSeal cursors;
 
-    public SearchService(SearchIndex index, ProfileDao profiles, NameNormalizer names, CursorSeal cursors) {
+    public SearchService(SearchIndex index, ProfileRows profiles, NameNormalizer names, CursorSeal cursors) {
         this.index = index;
         this.profiles = profiles;
         this.names = names;

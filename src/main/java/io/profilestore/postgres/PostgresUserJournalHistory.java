@@ -1,9 +1,12 @@
 package io.profilestore.postgres;
 
 import io.profilestore.change.PostgresUnavailableException;
-import io.profilestore.postgres.MergeJournal.Move;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournalHistory;
+import io.profilestore.change.UserJournalHistory.Edge;
+import io.profilestore.change.UserJournalHistory.Recorded;
+import io.profilestore.change.UserJournalHistory.Undone;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,26 +20,18 @@ import javax.sql.DataSource;
 
 /**
  * The merge journal read as history: what the console shows of a user's merges, and what check-tables compares
- * the users' table with. {@link MergeJournal} writes the journal and reads what operations need.
+ * the users' table with. {@link PostgresUserJournal} writes the journal and reads what operations need.
  */
-public class MergeJournalHistory {
+public class PostgresUserJournalHistory implements UserJournalHistory {
 
     private final DataSource dataSource;
 
-    public MergeJournalHistory(DataSource dataSource) {
+    public PostgresUserJournalHistory(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
-    /** A merge as the journal has it, with what it moved and its unmerges. */
-    public record Recorded(UUID opId, UUID target, List<UUID> sources, String state, Instant recordedAt, List<Move> moves,
-            List<Undone> undone) {
-    }
-
-    /** The unmerge of one source of a merge, with what it moved back. */
-    public record Undone(UUID source, UUID unmergeId, String state, Instant recordedAt, List<Move> moves) {
-    }
-
     /** The latest merges (abandoned ones aside) into or of any of these users, newest first, at most {@code limit}. */
+    @Override
     public List<Recorded> history(Collection<UUID> uids, int limit) {
         try (var connection = dataSource.getConnection()) {
             var array = connection.createArrayOf("uuid", uids.toArray());
@@ -76,14 +71,14 @@ public class MergeJournalHistory {
                 }
             }
             for (var merge : merges) {
-                merge.moves().addAll(MergeJournal.moves(connection, merge.opId()));
+                merge.moves().addAll(PostgresUserJournal.moves(connection, merge.opId()));
             }
             // an unmerge of several sources (by the merge's id) moved each profile back to one of them
             var unmergeMoves = new HashMap<UUID, List<Move>>();
             for (var undo : undone) {
                 var moves = unmergeMoves.computeIfAbsent(undo.unmergeId(), id -> {
                     try {
-                        return MergeJournal.moves(connection, id);
+                        return PostgresUserJournal.moves(connection, id);
                     } catch (SQLException e) {
                         throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
                     }
@@ -96,10 +91,6 @@ public class MergeJournalHistory {
         }
     }
 
-    /** A merge the journal holds as applied and not undone: {@code source} is {@code target}'s. */
-    public record Edge(UUID source, UUID target) {
-    }
-
     private static final String ACTIVE_EDGES = """
             SELECT source.uid, o.target_uid FROM user_operation o
              CROSS JOIN LATERAL unnest(o.source_uids) AS source(uid)
@@ -108,6 +99,7 @@ public class MergeJournalHistory {
             """;
 
     /** The users these were merged into, as the journal's applied merges less their unmerges say (absent: none). */
+    @Override
     public Map<UUID, UUID> parentsInJournal(Collection<UUID> uids) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement(ACTIVE_EDGES
@@ -128,6 +120,7 @@ public class MergeJournalHistory {
     }
 
     /** Every merge the journal holds as applied and not undone, a batch at a time. */
+    @Override
     public void activeEdges(int batch, Consumer<List<Edge>> each) {
         try (var connection = dataSource.getConnection()) {
             connection.setAutoCommit(false); // a cursor: the rows come a fetch at a time
@@ -155,6 +148,7 @@ public class MergeJournalHistory {
     }
 
     /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */
+    @Override
     public Set<UUID> pendingUsers(Collection<UUID> uids) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""

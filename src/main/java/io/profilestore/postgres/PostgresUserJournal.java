@@ -3,6 +3,10 @@ package io.profilestore.postgres;
 import io.profilestore.change.JournalEntry;
 import io.profilestore.change.Lease;
 import io.profilestore.change.PostgresUnavailableException;
+import io.profilestore.change.UserJournal;
+import io.profilestore.change.UserJournal.Kind;
+import io.profilestore.change.UserJournal.Move;
+import io.profilestore.change.UserJournal.Operation;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,33 +25,11 @@ import javax.sql.DataSource;
  * records its change (before Cassandra is written), and marked applied once Cassandra confirmed it; what stays
  * pending was interrupted, and is completed by the recovery.
  */
-public class MergeJournal {
-
-    public enum Kind { MERGE, UNMERGE }
-
-    /**
-     * An operation: for an unmerge, {@code mergeId} is the merge it undoes; {@code requestId} the id of the request
-     * that recorded it, which the rows it writes carry (null until it is recorded, and in records from before it was
-     * kept).
-     */
-    public record Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId, UUID requestId) {
-
-        /** An operation not recorded yet. */
-        public Operation(UUID opId, Kind kind, UUID target, List<UUID> sources, UUID mergeId) {
-            this(opId, kind, target, sources, mergeId, null);
-        }
-    }
-
-    /**
-     * A profile an operation moved: from which user to which, its own user (home) then, and the version the
-     * operation gave it.
-     */
-    public record Move(UUID pid, UUID from, UUID home, UUID to, long version) {
-    }
+public class PostgresUserJournal implements UserJournal {
 
     private final DataSource dataSource;
 
-    public MergeJournal(DataSource dataSource) {
+    public PostgresUserJournal(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
@@ -55,6 +37,7 @@ public class MergeJournal {
      * The journal of a merge, for {@link io.profilestore.change.ChangeRunner.Change#commit}; {@code requestId}: the
      * change's writer.
      */
+    @Override
     public JournalEntry recordMerge(Operation merge, List<Move> moves, UUID requestId) {
         return entry(connection -> {
             insert(connection, merge, requestId);
@@ -63,6 +46,7 @@ public class MergeJournal {
     }
 
     /** The journal of an unmerge: its sources count as undone from then on (unless it is abandoned). */
+    @Override
     public JournalEntry recordUnmerge(Operation unmerge, List<Move> moves, UUID requestId) {
         return entry(connection -> {
             insert(connection, unmerge, requestId);
@@ -86,6 +70,7 @@ public class MergeJournal {
      * profiles {@code notMoved} (first recorded, then moved by hand before the interrupted run's write could land:
      * kept, the user's merge history listed them as the operation's).
      */
+    @Override
     public JournalEntry resumedMoves(UUID opId, List<Move> moves, List<UUID> notMoved) {
         return entry(connection -> {
             try (var statement = connection.prepareStatement("DELETE FROM merge_move WHERE merge_id = ? AND pid = ANY(?)")) {
@@ -142,6 +127,7 @@ public class MergeJournal {
      * Abandons a pending operation whose write surely did not happen, but only while its caller still holds every
      * lock of its lease: then no recovery can be resuming it at the same moment. Returns whether it did.
      */
+    @Override
     public boolean abandonWhileHolding(UUID opId, Lease held) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""
@@ -169,6 +155,7 @@ public class MergeJournal {
     }
 
     /** Whether the operation is still pending (a resume, under its locks, looks again). */
+    @Override
     public boolean isPending(UUID opId) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("SELECT state = 'pending' FROM user_operation WHERE op_id = ?")) {
@@ -185,6 +172,7 @@ public class MergeJournal {
      * Marks a pending operation done: applied (Cassandra confirmed it) or abandoned (it could not be completed).
      * Returns whether it was pending: false when another instance (the recovery) finished it first.
      */
+    @Override
     public boolean finish(UUID opId, boolean applied) {
         try (var connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
@@ -209,6 +197,7 @@ public class MergeJournal {
     }
 
     /** Operations pending for longer than the age: interrupted, to be completed. */
+    @Override
     public List<Operation> pending(Duration olderThan) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""
@@ -217,7 +206,7 @@ public class MergeJournal {
                          ORDER BY recorded_at
                         """)) {
             statement.setDouble(1, olderThan.toMillis() / 1000.0);
-            return Sql.rows(statement, new ArrayList<Operation>(), MergeJournal::operation);
+            return Sql.rows(statement, new ArrayList<Operation>(), PostgresUserJournal::operation);
         } catch (SQLException e) {
             throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
         }
@@ -227,6 +216,7 @@ public class MergeJournal {
      * The merge an unmerge of this source from this target would undo: the latest applied merge of the source into
      * the target (whether it was undone already is {@link #undone}'s to say); or, by id, that merge.
      */
+    @Override
     public Optional<Operation> mergeToUndo(UUID target, UUID source, UUID mergeId) {
         String sql = """
                 SELECT o.op_id, o.kind, o.target_uid, o.source_uids, o.merge_id, o.request_id FROM user_operation o
@@ -250,6 +240,7 @@ public class MergeJournal {
     }
 
     /** The sources of a merge that an unmerge already undid (or is undoing). */
+    @Override
     public List<UUID> undone(UUID mergeId) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("SELECT source_uid FROM merge_undo WHERE merge_id = ?")) {
@@ -261,6 +252,7 @@ public class MergeJournal {
     }
 
     /** What an operation moved. (Moves journaled before homes were kept have none: their home is where they came from.) */
+    @Override
     public List<Move> moves(UUID opId) {
         try (var connection = dataSource.getConnection()) {
             return moves(connection, opId);
@@ -289,6 +281,7 @@ public class MergeJournal {
      * landed), whose rows say which are. It holds no more than a tree (plus what is pending), however long the
      * history; UNION makes the walk end should the journal go round.
      */
+    @Override
     public Set<UUID> everMergedInto(UUID uid) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""
@@ -318,6 +311,7 @@ public class MergeJournal {
      * which the recovery is to complete (an operation under way holds the users' locks, so a caller holding them
      * finds only interrupted ones).
      */
+    @Override
     public boolean pendingOn(Collection<UUID> uids, UUID except) {
         try (var connection = dataSource.getConnection();
                 var statement = connection.prepareStatement("""
