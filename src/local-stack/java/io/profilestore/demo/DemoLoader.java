@@ -15,8 +15,12 @@ public final class DemoLoader {
     private DemoLoader() {
     }
 
-    /** Loads {@code count} profiles with a few clients at once; returns how many were created. */
-    public static int load(URI api, int count, long seed) throws Exception {
+    /**
+     * Loads {@code count} profiles with a few clients at once; returns how many were created.
+     *
+     * @param key the API key each create carries (authentication on), or null (off)
+     */
+    public static int load(URI api, int count, long seed, String key) throws Exception {
         var generator = new ProfileGenerator(seed, 0.1);
         var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         var created = new AtomicInteger();
@@ -33,9 +37,13 @@ public final class DemoLoader {
                             body = "{\"data\": " + generator.next() + "}";
                         }
                         try {
-                            var response = http.send(HttpRequest.newBuilder(api.resolve("/v1/profiles"))
+                            var request = HttpRequest.newBuilder(api.resolve("/v1/profiles"))
                                     .header("Content-Type", "application/json")
-                                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
+                                    .POST(HttpRequest.BodyPublishers.ofString(body));
+                            if (key != null) {
+                                request.header("Authorization", "Bearer " + key);
+                            }
+                            var response = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
                             (response.statusCode() == 201 ? created : failed).incrementAndGet();
                         } catch (Exception e) {
                             failed.incrementAndGet();

@@ -27,13 +27,16 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.eclipse.jetty.server.Server;
 
 /**
  * What {@code ./run-local} runs: checks the machine, starts (or joins) the stack, applies the schema, serves the
- * API, prints where. Ctrl-C stops the service, then the stack unless another run still uses it.
+ * API and the indexer, prints where. Ctrl-C stops the service, then the stack unless another run still uses it.
  * {@code ./run-local stop} stops a stack that killed runs left behind; {@code ./run-local --demo [N]} also loads N
- * (3000) generated profiles.
+ * (3000) generated profiles; {@code ./run-local apikey NAME ROLE...} makes an API key for a run with authentication
+ * on ({@link LocalKeys}).
  *
  * <p>The console shows what a person waits for (start-up, readiness, the URL) and warnings; the service's log and
  * its request log go to files under the stack folder, named in the banner.
@@ -46,10 +49,11 @@ public final class RunLocal {
     }
 
     static final String USAGE = """
-            usage: ./run-local [--demo [N]] | stop | --help
+            usage: ./run-local [--demo [N]] | stop | apikey NAME ROLE... | --help
               ./run-local            start (or join) the stack, apply the schema, serve the API; Ctrl-C stops it all
               ./run-local --demo     the same, and load 3000 generated profiles (--demo N: N of them)
               ./run-local stop       stop a stack that killed runs left behind
+              ./run-local apikey alice editor   make an API key, for PROFILE_STORE_AUTH_ENABLED=true ./run-local
             The stack's mode, folder and ports come from PROFILE_STORE_* variables
             (docs/operations/local-stack.md, "Settings").""";
 
@@ -58,6 +62,10 @@ public final class RunLocal {
         try {
             if (isHelp(args)) {
                 System.out.println(USAGE);
+                return;
+            }
+            if (args.length > 0 && args[0].equals("apikey")) {
+                System.out.println(apikey(new LocalKeys(StackSettings.fromEnvironment().dir()), args, apiPort()));
                 return;
             }
             demo = demoCount(args);
@@ -74,11 +82,16 @@ public final class RunLocal {
                     : "the local stack under " + settings.dir() + " is in use by another run; left running");
             return;
         }
+        String demoKey;
         try {
+            demoKey = authentication(System.getenv("PROFILE_STORE_AUTH_ENABLED"), new LocalKeys(settings.dir()),
+                    settings.dir().resolve("profile-store"), System.getenv("PROFILE_STORE_API_KEYS_FILE"), demo > 0,
+                    System::setProperty, System.out::println);
             Prerequisites.prepareForStack(settings, System.out::println);
         } catch (IllegalStateException missing) {
             System.err.println(missing.getMessage());
             System.exit(1);
+            return;
         }
         // the hook is there before anything starts: a Ctrl-C during the stack's start waits for it, then stops it
         var app = new AtomicReference<LocalApplication>();
@@ -108,13 +121,8 @@ public final class RunLocal {
         }
         System.out.println("backing services: " + stack.get().describe());
         stack.get().endpoints().configOverrides().forEach((path, value) -> System.setProperty("dw." + path, value));
-        // one process does it all locally: API, relay and indexer
+        // one process does it all locally, with authentication on or off: API, relay and indexer
         System.setProperty("dw.indexer.inProcess", "true");
-        // on a developer's machine the API answers without tokens (every caller has every role), unless asked
-        if (System.getenv("PROFILE_STORE_AUTH_ENABLED") == null) {
-            System.setProperty("dw.auth.enabled", "false");
-            System.out.println("authentication is off for this local run (PROFILE_STORE_AUTH_ENABLED=true turns it on)");
-        }
         bindLoopbackUnlessTold(System.getenv("PROFILE_STORE_BIND_HOST")).forEach(System::setProperty);
 
         var logs = settings.dir().resolve("profile-store");
@@ -127,14 +135,72 @@ public final class RunLocal {
         System.out.println("the operator console: http://localhost:" + app.get().port() + "/console/");
         if (demo > 0) {
             var base = URI.create("http://localhost:" + app.get().port());
-            int created = DemoLoader.load(base, demo, System.nanoTime());
-            System.out.printf("%ndemo data: %d profiles created. Open http://localhost:%d/console/ and type Bdfyjd,"
-                    + " kuznetsova anna, or a phone with spaces. Or try:%n"
-                    + "  curl -s '%s/v1/search?surname=ivanov' | jq%n"
-                    + "  curl -s '%s/v1/search?surname=kuzn&firstName=%%D0%%B0' | jq   # Kuzn..., А...%n"
-                    + "  curl -s '%s/v1/search?surname=Bdfyjd' | jq    # Иванов, typed with the Latin layout on%n",
-                    created, app.get().port(), base, base, base);
+            int created = DemoLoader.load(base, demo, System.nanoTime(), demoKey);
+            System.out.print(demoHints(created, base, demoKey != null));
         }
+    }
+
+    /**
+     * Off unless asked (every caller then has every role, on this machine only). Asked with {@code true}, the
+     * service lets in the keys of {@code ./run-local apikey}, those of PROFILE_STORE_API_KEYS_FILE, and a key of the
+     * run's own for the demo data, which it returns (null without one).
+     */
+    static String authentication(String enabled, LocalKeys keys, Path runDir, String keysFile, boolean demo,
+            BiConsumer<String, String> property, Consumer<String> out) {
+        if (enabled == null || enabled.isBlank()) {
+            property.accept("dw.auth.enabled", "false");
+            out.accept("authentication is off for this local run (PROFILE_STORE_AUTH_ENABLED=true turns it on)");
+            return null;
+        }
+        if (!enabled.strip().equals("true")) {
+            return null;
+        }
+        LocalKeys.RunKeys run;
+        try {
+            run = keys.forRun(runDir.resolve("api-keys-of-this-run.yml"), keysFile, demo);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read or write the API keys of this run: " + e.getMessage(), e);
+        }
+        property.accept("dw.auth.apiKeysFile", run.file().toString());
+        out.accept(run.given() == 0
+                ? "authentication is on, and no API key is made yet: the API answers 401 to every call. Make one with"
+                        + " ./run-local apikey NAME ROLE (./run-local apikey alice editor, say), then start again"
+                : "authentication is on: " + run.given() + " API key(s) let in, from " + keys.file()
+                        + (keysFile == null || keysFile.isBlank() ? "" : " and " + keysFile.strip())
+                        + " (./run-local apikey NAME ROLE makes another; a run reads them as it starts)");
+        return run.demoKey();
+    }
+
+    /** {@code apikey NAME ROLE...}: makes the key, and says how to use it. */
+    static String apikey(LocalKeys keys, String[] args, int port) throws IOException {
+        if (args.length < 3) {
+            throw new IllegalArgumentException("./run-local apikey takes a name and one role or more: platform,"
+                    + " operator, editor or admin (./run-local apikey alice editor, say)");
+        }
+        var roles = List.of(args).subList(2, args.length);
+        String key = keys.add(args[1], roles);
+        return "API key of " + args[1] + " (" + String.join(", ", roles) + "), shown once, kept nowhere: " + key
+                + "\nits hash is in " + keys.file() + ", which a run with authentication on lets in as it starts:"
+                + "\n  PROFILE_STORE_AUTH_ENABLED=true ./run-local"
+                + "\n  curl -s localhost:" + port + "/v1/me -H 'Authorization: Bearer " + key + "'";
+    }
+
+    /** Where the API listens: PROFILE_STORE_PORT, as the bundled configuration reads it. */
+    private static int apiPort() {
+        String port = System.getenv("PROFILE_STORE_PORT");
+        return port == null || port.isBlank() ? 18080 : Integer.parseInt(port.strip());
+    }
+
+    /** What to try once the demo data is in, with a key when authentication is on. */
+    static String demoHints(int created, URI base, boolean authentication) {
+        String key = authentication ? " -H \"Authorization: Bearer $KEY\"" : "";
+        return String.format("%ndemo data: %d profiles created. Open %s/console/ and type Bdfyjd, kuznetsova anna,"
+                + " or a phone with spaces%s. Or try%s:%n"
+                + "  curl -s '%s/v1/search?surname=ivanov'%s | jq%n"
+                + "  curl -s '%s/v1/search?surname=kuzn&firstName=%%D0%%B0'%s | jq   # Kuzn..., А...%n"
+                + "  curl -s '%s/v1/search?surname=Bdfyjd'%s | jq    # Иванов, typed with the Latin layout on%n",
+                created, base, authentication ? " (sign in with a key of ./run-local apikey)" : "",
+                authentication ? ", with KEY a key of ./run-local apikey" : "", base, key, base, key, base, key);
     }
 
     /**

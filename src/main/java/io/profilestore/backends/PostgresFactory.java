@@ -32,7 +32,8 @@ public class PostgresFactory {
 
     /**
      * The role {@code migrate} connects as, which owns the tables and grants the service's role what it needs;
-     * empty: the service's role itself, which then owns its tables and could edit its own audit trail.
+     * empty: the service's role itself, which would then own the audit trail and could edit it, so {@code migrate}
+     * refuses (see {@code AuditTrailOwner}).
      */
     @JsonDeserialize(using = StrippedText.class)
     public String migrationUser = "";
