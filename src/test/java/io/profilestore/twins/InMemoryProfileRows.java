@@ -30,8 +30,8 @@ public final class InMemoryProfileRows implements ProfileRows {
     /** When an erased profile's row was deleted: an older write of it loses to the delete, as to a tombstone. */
     private final Map<UUID, Long> erasedAt = new HashMap<>();
     private final Map<UUID, UserRow> users = new HashMap<>();
-    /** Each link with the timestamp of its last write; an unlink keeps its timestamp too (a tombstone: false). */
-    private final Map<Link, Stamped> links = new LinkedHashMap<>();
+    /** Each user's links with the timestamp of their last write; an unlink keeps its timestamp (a tombstone). */
+    private final Map<UUID, Map<UUID, Stamped>> links = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
     private CassandraUnavailableException nextWriteFails;
 
@@ -78,12 +78,16 @@ public final class InMemoryProfileRows implements ProfileRows {
 
     @Override
     public Iterable<Link> scanLinks(int slice, int slices) {
-        return links.keySet().stream().filter(this::listed).filter(link -> inSlice(link.uid(), slice, slices)).toList();
+        return links.entrySet().stream().filter(user -> inSlice(user.getKey(), slice, slices))
+                .flatMap(user -> user.getValue().entrySet().stream().filter(link -> link.getValue().listed())
+                        .map(link -> new Link(user.getKey(), link.getKey())))
+                .toList();
     }
 
     @Override
     public List<UUID> pidsOfUser(UUID uid) {
-        return links.keySet().stream().filter(link -> link.uid().equals(uid) && listed(link)).map(Link::pid).toList();
+        return links.getOrDefault(uid, Map.of()).entrySet().stream().filter(link -> link.getValue().listed())
+                .map(Map.Entry::getKey).toList();
     }
 
     @Override
@@ -160,14 +164,15 @@ public final class InMemoryProfileRows implements ProfileRows {
 
     /** A link written (or deleted) at a timestamp: the newest stands; at a tie the delete wins, as in Cassandra. */
     private void link(Link link, boolean listed, long at) {
-        var current = links.get(link);
+        var ofUser = links.computeIfAbsent(link.uid(), uid -> new LinkedHashMap<>());
+        var current = ofUser.get(link.pid());
         if (current == null || current.at() < at || current.at() == at && !listed) {
-            links.put(link, new Stamped(listed, at));
+            ofUser.put(link.pid(), new Stamped(listed, at));
         }
     }
 
     private boolean listed(Link link) {
-        var stamped = links.get(link);
+        var stamped = links.getOrDefault(link.uid(), Map.of()).get(link.pid());
         return stamped != null && stamped.listed();
     }
 

@@ -36,6 +36,18 @@ public final class UsersModel {
             return new Answer(status, problem, null, null, null, Map.of(), Map.of(), Map.of());
         }
 
+        /**
+         * No answer: the instance was killed while it ran the operation ({@code id}), and the recovery completed it. Its
+         * end is compared with the model's, its answer is not.
+         */
+        public static Answer interrupted(UUID id) {
+            return new Answer(0, "interrupted", null, null, id, Map.of(), Map.of(), Map.of());
+        }
+
+        public boolean interrupted() {
+            return status == 0;
+        }
+
         public static Answer ok(int status) {
             return new Answer(status, null, null, null, null, Map.of(), Map.of(), Map.of());
         }
@@ -46,7 +58,7 @@ public final class UsersModel {
         }
 
         public boolean done() {
-            return status < 300;
+            return status > 0 && status < 300;
         }
 
         /** The answer's kind: its status and problem, for comparing with the service's. */

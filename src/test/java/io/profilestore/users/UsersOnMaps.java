@@ -24,16 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * The service's rules of users ({@link UserPlanner}, the same code the service runs) over maps in place of
- * Cassandra's tables and the merge journal: each operation is planned as {@code UserService} plans it and its plan
- * applied to the maps, so that thousands of sequences of operations run in seconds. Answers are the model's
+ * Cassandra's tables and the merge journal, for the cases the service over its twins ({@link UsersOnTwins}) cannot
+ * reach by its requests: a batch that lands late or is seen in part, rows from before trees, two unmerges
+ * interleaved inside one request. Answers are the model's
  * ({@link UsersModel.Answer}), refusals mapped to problems as the service maps them. Creating and erasing, which
  * follow no rule of users but the limits, are done here as the service does them.
  */
@@ -48,23 +47,10 @@ final class UsersOnMaps implements UsersUnderTest {
     private final Map<UUID, List<Move>> moves = new HashMap<>();
     private final Map<UUID, Set<UUID>> undone = new HashMap<>();
     private long clock;
-    /** Draws which operations a crash interrupts (null: none); each is completed as the recovery would. */
-    private final SplittableRandom crashes;
-    private final UserSequences.Tally tally;
 
     UsersOnMaps(UserSettings settings) {
-        this(settings, null, null);
-    }
-
-    /**
-     * Now and then (three in ten) a merge or unmerge is interrupted: recorded and not written, written and not marked
-     * applied, or half seen; then it is resumed as the recovery resumes it, and must end where it would have.
-     */
-    UsersOnMaps(UserSettings settings, Long seed, UserSequences.Tally tally) {
         this.settings = settings;
         this.planner = new UserPlanner(settings);
-        this.crashes = seed == null ? null : new SplittableRandom(seed);
-        this.tally = tally;
     }
 
     private final UserReads reads = new UserReads() {
@@ -234,7 +220,7 @@ final class UsersOnMaps implements UsersUnderTest {
             var merge = new Operation(id, Kind.MERGE, target, List.copyOf(sources), null);
             var plan = planner.prepareMerge(reads, merge, false).plan(next(), ++clock);
             moves.put(id, plan.moves());
-            interruptible(merge, plan, () -> planner.prepareMerge(reads, merge, true));
+            apply(plan);
             operations.add(merge);
             UserResults.Merged merged = plan.answer();
             return new UsersModel.Answer(200, null, null, target, id, sets(merged.moved()), Map.of(),
@@ -351,36 +337,13 @@ final class UsersOnMaps implements UsersUnderTest {
         var plan = planner.prepareUnmerge(reads, unmerge, false).plan(next(), ++clock);
         moves.put(unmerge.opId(), plan.moves());
         undone.computeIfAbsent(unmerge.mergeId(), m -> new HashSet<>()).addAll(unmerge.sources());
-        interruptible(unmerge, plan, () -> planner.prepareUnmerge(reads, unmerge, true));
+        apply(plan);
         operations.add(unmerge);
         UserResults.Unmerged unmerged = plan.answer();
         var skipped = new TreeMap<UUID, String>();
         unmerged.skipped().forEach(s -> skipped.put(s.pid(), s.uid() == null ? "erased" : "moved"));
         return new UsersModel.Answer(200, null, null, unmerged.uid(), unmerged.mergeId(), sets(unmerged.restored()), skipped,
                 new TreeMap<>(unmerged.versions()));
-    }
-
-    /**
-     * Writes a recorded operation's plan; or, when a crash interrupts it, writes it or not and then lets the recovery's
-     * resume plan it again from what the maps hold, and writes what that plans (the answer stays the first plan's: the
-     * client of an interrupted operation gets none, and the state after must be the same).
-     */
-    private <A> void interruptible(Operation operation, UserPlan<A> plan,
-            Supplier<PreparedOperation<A>> resume) {
-        int crash = crashes == null ? 0 : crashes.nextInt(10);
-        if (crash == 0 || crash > 3) {
-            apply(plan);
-            return;
-        }
-        if (crash == 2) {
-            apply(plan); // the batch landed; the crash came before it was marked applied
-        } else if (crash == 3) {
-            // the batch half seen: a logged batch is atomic in the end, but a read while it lands may find part of it
-            plan.profiles().forEach(row -> profiles.put(row.pid(), row));
-            plan.unlinks().forEach(link -> links.getOrDefault(link.uid(), new HashSet<>()).remove(link.pid()));
-            plan.links().forEach(link -> links.computeIfAbsent(link.uid(), u -> new LinkedHashSet<>()).add(link.pid()));
-        }
-        resume(operation, resume);
     }
 
     /** The recovery: plans the operation again from what the maps hold, writes that, and journals what it moved. */
@@ -393,10 +356,6 @@ final class UsersOnMaps implements UsersUnderTest {
             again.notMoved().forEach(journaled::remove);
             again.moves().forEach(move -> journaled.put(move.pid(), move));
             moves.put(operation.opId(), List.copyOf(journaled.values()));
-        }
-        if (tally != null) {
-            tally.answers.computeIfAbsent("resumed " + operation.kind().name().toLowerCase(),
-                    k -> new AtomicLong()).incrementAndGet();
         }
     }
 
