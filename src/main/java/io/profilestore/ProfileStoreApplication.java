@@ -151,7 +151,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
 
     @Override
     public void run(ProfileStoreConfiguration config, Environment environment) {
-        var backends = Backends.open(config, environment.metrics(), "profile-store");
+        var backends = Backends.open(config.backends(), environment.metrics(), "profile-store");
         environment.lifecycle().manage(new AutoCloseableManager(backends));
         configureJson(environment.getObjectMapper());
         var json = environment.getObjectMapper();

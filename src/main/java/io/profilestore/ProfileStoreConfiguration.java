@@ -3,8 +3,8 @@ package io.profilestore;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dropwizard.core.Configuration;
 import io.profilestore.audit.AuditSettings;
-import io.profilestore.auth.AuthOffOnlyOnLoopback;
 import io.profilestore.auth.AuthSettings;
+import io.profilestore.backends.Backends;
 import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
@@ -80,4 +80,9 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     public ConsoleSettings console = new ConsoleSettings();
+
+    /** The settings of the four backing services' clients. */
+    public Backends.Settings backends() {
+        return new Backends.Settings(cassandra, elasticsearch, postgres, rabbitmq);
+    }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import io.profilestore.StrippedText;
+import io.profilestore.support.StrippedText;
 import jakarta.validation.Valid;
 import java.util.List;
 

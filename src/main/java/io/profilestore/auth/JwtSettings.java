@@ -1,10 +1,10 @@
 package io.profilestore.auth;
 
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.ValidationMethod;
-import io.profilestore.StrippedText;
+import io.profilestore.support.StrippedText;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 

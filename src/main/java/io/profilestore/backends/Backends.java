@@ -5,7 +5,6 @@ import com.codahale.metrics.MetricRegistry;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.rabbitmq.client.Connection;
 import com.zaxxer.hikari.HikariDataSource;
-import io.profilestore.ProfileStoreConfiguration;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,16 +15,21 @@ import java.util.concurrent.TimeoutException;
 public record Backends(CqlSession cassandra, ElasticsearchClient elasticsearch, HikariDataSource postgres,
         Connection rabbitmq) implements AutoCloseable {
 
-    public static Backends open(ProfileStoreConfiguration config, MetricRegistry metrics, String name) {
+    /** The settings of the four clients, as the configuration holds them. */
+    public record Settings(CassandraFactory cassandra, ElasticsearchFactory elasticsearch, PostgresFactory postgres,
+            RabbitMqFactory rabbitmq) {
+    }
+
+    public static Backends open(Settings config, MetricRegistry metrics, String name) {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            var postgres = config.postgres.build(metrics, name + "-postgres");
+            var postgres = config.postgres().build(metrics, name + "-postgres");
             opened.add(postgres);
-            var cassandra = config.cassandra.build(metrics);
+            var cassandra = config.cassandra().build(metrics);
             opened.add(cassandra);
-            var elasticsearch = config.elasticsearch.build();
+            var elasticsearch = config.elasticsearch().build();
             opened.add(elasticsearch);
-            var rabbitmq = config.rabbitmq.connect(name);
+            var rabbitmq = config.rabbitmq().connect(name);
             return new Backends(cassandra, elasticsearch, postgres, rabbitmq);
         } catch (IOException | TimeoutException | RuntimeException e) {
             Collections.reverse(opened);

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.ValidationMethod;
-import io.profilestore.StrippedText;
+import io.profilestore.support.StrippedText;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;

@@ -3,7 +3,7 @@ package io.profilestore.backends;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.validation.ValidationMethod;
-import io.profilestore.StrippedText;
+import io.profilestore.support.StrippedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

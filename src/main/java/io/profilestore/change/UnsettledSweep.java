@@ -1,7 +1,7 @@
 package io.profilestore.change;
 
 import io.dropwizard.lifecycle.Managed;
-import io.profilestore.DaemonScheduler;
+import io.profilestore.support.DaemonScheduler;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;

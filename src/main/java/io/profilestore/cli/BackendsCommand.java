@@ -42,7 +42,7 @@ abstract class BackendsCommand extends ConfiguredCommand<ProfileStoreConfigurati
             ProfileStoreConfiguration config) throws Exception {
         var metrics = bootstrap.getMetricRegistry();
         boolean settled;
-        try (var backends = Backends.open(config, metrics, "profile-store-" + getName())) {
+        try (var backends = Backends.open(config.backends(), metrics, "profile-store-" + getName())) {
             settled = run(backends, namespace, config, metrics);
         }
         if (!settled) {

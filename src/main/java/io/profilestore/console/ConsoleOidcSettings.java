@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.validation.ValidationMethod;
 import io.profilestore.auth.Loopback;
-import io.profilestore.StrippedText;
+import io.profilestore.support.StrippedText;
 import jakarta.validation.constraints.NotBlank;
 import java.net.URI;
 

@@ -1,8 +1,8 @@
 package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
-import io.profilestore.DaemonScheduler;
 import io.profilestore.change.OneAtATime;
+import io.profilestore.support.DaemonScheduler;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

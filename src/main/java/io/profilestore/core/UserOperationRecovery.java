@@ -1,10 +1,10 @@
 package io.profilestore.core;
 
 import io.dropwizard.lifecycle.Managed;
-import io.profilestore.DaemonScheduler;
 import io.profilestore.change.EntitiesLockedException;
 import io.profilestore.change.Origin;
 import io.profilestore.change.UserJournal;
+import io.profilestore.support.DaemonScheduler;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -8,7 +8,6 @@ import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.profilestore.schema.ElasticsearchSchema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -64,6 +63,11 @@ public class SearchIndex {
     private final ElasticsearchClient client;
     private final String alias;
 
+    /** The alias of a generation being built by a reindex: the indexer writes to it as well. */
+    public static String nextAlias(String alias) {
+        return alias + "-next";
+    }
+
     public SearchIndex(ElasticsearchClient client, String alias) {
         this.client = client;
         this.alias = alias;
@@ -87,12 +91,12 @@ public class SearchIndex {
             // without an index to write to, acknowledging would lose the change for search: wait for migrate
             throw new IOException("no index behind alias " + alias + "; run migrate");
         }
-        String next = ElasticsearchSchema.nextAlias(alias);
+        String next = nextAlias(alias);
         return client.indices().existsAlias(a -> a.name(next)).value() ? List.of(alias, next) : List.of(alias);
     }
 
     private boolean isAlias(String name) {
-        return name.equals(alias) || name.equals(ElasticsearchSchema.nextAlias(alias));
+        return name.equals(alias) || name.equals(nextAlias(alias));
     }
 
     /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.util.Duration;
 import io.profilestore.backends.ElasticsearchFactory;
+import io.profilestore.elasticsearch.SearchIndex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
@@ -24,11 +25,6 @@ import java.util.Optional;
 public final class ElasticsearchSchema {
 
     public static final String MAPPING = "es-mappings/profiles.json";
-
-    /** The alias of a generation being built by a reindex: the indexer writes to it as well. */
-    public static String nextAlias(String alias) {
-        return alias + "-next";
-    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -70,8 +66,8 @@ public final class ElasticsearchSchema {
         if (client.indices().existsAlias(a -> a.name(alias)).value()) {
             var targets = String.join(",", client.indices().getAlias(a -> a.name(alias)).aliases().keySet());
             String refreshChange = setRefreshInterval(client, alias, settings);
-            if (client.indices().existsAlias(a -> a.name(nextAlias(alias))).value()) {
-                setRefreshInterval(client, nextAlias(alias), settings);
+            if (client.indices().existsAlias(a -> a.name(SearchIndex.nextAlias(alias))).value()) {
+                setRefreshInterval(client, SearchIndex.nextAlias(alias), settings);
             }
             return migrateMapping(client, alias, targets).withRefreshIntervalChange(refreshChange);
         }
@@ -89,8 +85,8 @@ public final class ElasticsearchSchema {
         try {
             boolean extended = extendMapping(client, alias);
             // a generation a reindex is building (maybe by an older build) must not lose the new fields either
-            if (client.indices().existsAlias(a -> a.name(nextAlias(alias))).value()) {
-                extended |= extendMapping(client, nextAlias(alias));
+            if (client.indices().existsAlias(a -> a.name(SearchIndex.nextAlias(alias))).value()) {
+                extended |= extendMapping(client, SearchIndex.nextAlias(alias));
             }
             return new Result(alias, targets, extended ? Outcome.MAPPING_EXTENDED : Outcome.UNCHANGED);
         } catch (ElasticsearchException refused) {

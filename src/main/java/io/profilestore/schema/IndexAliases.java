@@ -2,6 +2,7 @@ package io.profilestore.schema;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.profilestore.backends.ElasticsearchFactory;
+import io.profilestore.elasticsearch.SearchIndex;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -34,7 +35,7 @@ public class IndexAliases {
 
     /** The generation a reindex is building, if one is. */
     public Optional<String> nextIndex() throws IOException {
-        String next = ElasticsearchSchema.nextAlias(alias);
+        String next = SearchIndex.nextAlias(alias);
         if (!client.indices().existsAlias(a -> a.name(next)).value()) {
             return Optional.empty();
         }
@@ -43,7 +44,7 @@ public class IndexAliases {
 
     /** Creates {@code index} as the next generation, behind the next alias: the indexer writes to it from then on. */
     public void createNext(String index, ElasticsearchFactory settings) throws IOException {
-        client.indices().create(ElasticsearchSchema.createRequest(index, ElasticsearchSchema.nextAlias(alias), settings));
+        client.indices().create(ElasticsearchSchema.createRequest(index, SearchIndex.nextAlias(alias), settings));
     }
 
     /**
@@ -51,7 +52,7 @@ public class IndexAliases {
      * switch without a moment of no index, and writes go to the new generation only.
      */
     public void swap(String from, String to) throws IOException {
-        String next = ElasticsearchSchema.nextAlias(alias);
+        String next = SearchIndex.nextAlias(alias);
         client.indices().updateAliases(u -> u
                 .actions(a -> a.remove(r -> r.index(from).alias(alias)))
                 .actions(a -> a.add(add -> add.index(to).alias(alias).isWriteIndex(true)))

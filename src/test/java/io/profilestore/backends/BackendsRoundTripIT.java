@@ -25,7 +25,7 @@ class BackendsRoundTripIT {
 
     @BeforeAll
     static void open() {
-        backends = Backends.open(TestStack.configuration(), new MetricRegistry(), "round-trip-test");
+        backends = Backends.open(TestStack.configuration().backends(), new MetricRegistry(), "round-trip-test");
     }
 
     @AfterAll

@@ -1,22 +1,22 @@
 package io.profilestore.cli;
 
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.dropwizard.util.Duration;
-import java.util.List;
-import java.io.StringReader;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.indices.GetIndicesSettingsRequest;
 import com.codahale.metrics.MetricRegistry;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dropwizard.util.Duration;
 import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import io.profilestore.schema.ElasticsearchSchema;
 import io.profilestore.testing.TestStack;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +42,7 @@ class MigrateCommandIT {
         config.cassandra.keyspace = keyspace;
         config.elasticsearch.indexAlias = alias;
         config.elasticsearch.index.shards = 2;
-        backends = Backends.open(config, new MetricRegistry(), "migrate-test");
+        backends = Backends.open(config.backends(), new MetricRegistry(), "migrate-test");
     }
 
     @AfterEach

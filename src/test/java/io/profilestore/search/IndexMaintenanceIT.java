@@ -16,7 +16,6 @@ import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.cli.IndexCommands;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.indexer.Reconciler;
-import io.profilestore.schema.ElasticsearchSchema;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.SearchApi;
@@ -144,7 +143,7 @@ class IndexMaintenanceIT {
                 .as("the newer write reached the live generation").isEqualTo(read.written() + 1);
         var indices = TestStack.backends().elasticsearch().indices();
         assertThat(indices.exists(e -> e.index(from)).value()).as("the old generation stays deleted").isFalse();
-        assertThat(indices.exists(e -> e.index(ElasticsearchSchema.nextAlias(parts.index().alias()))).value())
+        assertThat(indices.exists(e -> e.index(SearchIndex.nextAlias(parts.index().alias()))).value())
                 .as("no index created under the next alias's name").isFalse();
     }
 

@@ -107,7 +107,7 @@ public final class TestStack {
     /** The schema every test expects, applied once per run (a no-op when it is there already). */
     private static void migrate() {
         var config = configuration();
-        try (var backends = Backends.open(config, new MetricRegistry(), "test-migrate")) {
+        try (var backends = Backends.open(config.backends(), new MetricRegistry(), "test-migrate")) {
             MigrateCommand.migrate(config, backends);
         } catch (Exception e) {
             throw new IllegalStateException("migrate failed on the test stack", e);
@@ -119,7 +119,7 @@ public final class TestStack {
     /** Clients of the stack's services, configured like the service's own. */
     public static synchronized Backends backends() {
         if (backends == null) {
-            backends = Backends.open(configuration(), new MetricRegistry(), "test");
+            backends = Backends.open(configuration().backends(), new MetricRegistry(), "test");
             Runtime.getRuntime().addShutdownHook(new Thread(backends::close, "test-backends-shutdown"));
         }
         return backends;

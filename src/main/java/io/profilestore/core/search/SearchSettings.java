@@ -2,7 +2,7 @@ package io.profilestore.core.search;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
-import io.profilestore.StrippedText;
+import io.profilestore.support.StrippedText;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 

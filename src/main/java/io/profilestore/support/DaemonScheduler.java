@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.support;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.support;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;

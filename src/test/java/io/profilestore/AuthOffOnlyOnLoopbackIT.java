@@ -1,12 +1,10 @@
-package io.profilestore.auth;
+package io.profilestore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;

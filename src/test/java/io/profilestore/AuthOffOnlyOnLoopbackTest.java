@@ -1,4 +1,4 @@
-package io.profilestore.auth;
+package io.profilestore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,6 @@ import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.dropwizard.jetty.HttpsConnectorFactory;
-import io.profilestore.ProfileStoreConfiguration;
 import jakarta.validation.ConstraintViolation;
 import java.util.ArrayList;
 import java.util.List;
