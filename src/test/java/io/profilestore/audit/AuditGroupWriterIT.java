@@ -328,12 +328,8 @@ class AuditGroupWriterIT {
         assertThat(recorded()).isEmpty();
     }
 
-    static boolean canPause() {
-        return TestStack.stack().canPause();
-    }
-
     @Test
-    @EnabledIf("canPause")
+    @EnabledIf("io.profilestore.testing.TestStack#canPause")
     void withPostgresFrozenLookUpsAreRefusedWithinTheBoundAndRecordedAgainOnceItIsBack() throws Exception {
         var maxWait = Duration.ofSeconds(1);
         var writer = started(TestStack.backends().postgres(), 1_000, maxWait, Duration.ZERO);
