@@ -229,12 +229,8 @@ class AuditIT {
         });
     }
 
-    static boolean canPause() {
-        return TestStack.stack().canPause();
-    }
-
     @Test
-    @EnabledIf("canPause")
+    @EnabledIf("io.profilestore.testing.TestStack#canPause")
     void aLookUpThatCannotBeRecordedIsNotAnswered() {
         var pid = platform.create("{\"surname\": \"Аудитова\"}").pid();
         var failures = APP.getEnvironment().metrics().meter(AuditLog.FAILURES);

@@ -37,12 +37,8 @@ class MachineSearchAuditIT {
                     ConfigOverride.config("audit.machineSearchQueueSize", String.valueOf(QUEUE)),
                     ConfigOverride.config("audit.machineSearchLinger", "0ms")));
 
-    static boolean canPause() {
-        return TestStack.stack().canPause();
-    }
-
     @Test
-    @EnabledIf("canPause")
+    @EnabledIf("io.profilestore.testing.TestStack#canPause")
     void aFullQueueRefusesTheSearchAndWhatWasAnsweredIsWrittenOncePostgresIsBack() {
         var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
         var admin = platform.as(TestAuth.ADMIN);

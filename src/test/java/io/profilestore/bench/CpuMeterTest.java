@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -20,13 +22,15 @@ class CpuMeterTest {
     void aThreadOfTheLoadIsMeteredAsTheJvmItselfCountsIt() throws Exception {
         var threads = ManagementFactory.getThreadMXBean();
         var spinning = new AtomicBoolean(true);
-        var spinner = new Thread(() -> {
-            long sink = 0;
+        // what the spinner did comes back to this thread: a failure in it fails the test instead of being lost
+        var spin = new FutureTask<Long>(() -> {
+            long turns = 0;
             while (spinning.get()) {
-                sink += System.nanoTime() % 7;
+                turns++;
             }
-            assertThat(sink).isNotNegative();
-        }, "bench-load-spin");
+            return turns;
+        });
+        var spinner = new Thread(spin, "bench-load-spin");
         try (var meter = CpuMeter.start()) {
             assertThat(meter).as("this machine has /proc").isNotNull();
             spinner.start();
@@ -50,6 +54,8 @@ class CpuMeterTest {
             assertThat(all).as("every group, idle and steal included: the machine's CPUs").isCloseTo(meter.cpus(),
                     within(0.05 * meter.cpus()));
             assertThat(meter.failedSamples()).isZero();
+            spinning.set(false);
+            assertThat(spin.get(10, TimeUnit.SECONDS)).as("turns of the spinner's loop").isPositive();
         } finally {
             spinning.set(false);
             spinner.join();

@@ -19,12 +19,8 @@ import org.junit.jupiter.api.condition.EnabledIf;
  * Writes that time out are sent again until Cassandra confirms them. The timeouts are real: Cassandra is frozen
  * (SIGSTOP or docker pause) while an attempt waits, and the write it was sent is applied once it thaws.
  */
-@EnabledIf("canPause")
+@EnabledIf("io.profilestore.testing.TestStack#canPause")
 class IdempotentWriterIT {
-
-    static boolean canPause() {
-        return TestStack.stack().canPause();
-    }
 
     static final Duration ATTEMPT = Duration.ofMillis(700);
 

@@ -318,7 +318,7 @@ class ConsoleIT {
     }
 
     @Test
-    @EnabledIf("canPause")
+    @EnabledIf("io.profilestore.testing.TestStack#canPause")
     void withElasticsearchDownSearchSaysSoAndProfilesStillOpen() {
         var person = create("{\"surname\": \"Простоева\", \"firstName\": \"Ия\"}");
         signIn(TestAuth.OPERATOR, "test-operator");
@@ -338,7 +338,7 @@ class ConsoleIT {
      * itself, so the operator is told of the master all the same (CI once saw the old hit and no master).
      */
     @Test
-    @EnabledIf("canPause")
+    @EnabledIf("io.profilestore.testing.TestStack#canPause")
     void aMergedUsersUidLeadsToItsMasterBeforeTheIndexKnowsOfTheMerge() {
         var kept = create("{\"surname\": \"Опоздалова\", \"firstName\": \"Ада\"}");
         var merged = create("{\"surname\": \"Опоздалова\", \"firstName\": \"Ада\", \"birthDate\": \"1991-02-03\"}");
@@ -354,10 +354,6 @@ class ConsoleIT {
         }
         // and the index catches up once RabbitMQ is back (the profile's version after the merge)
         SearchApi.awaitIndexed(merged.pid(), platform.get(merged.pid()).json().path("version").asLong(), Duration.ofSeconds(90));
-    }
-
-    static boolean canPause() {
-        return TestStack.stack().canPause();
     }
 
     @Test

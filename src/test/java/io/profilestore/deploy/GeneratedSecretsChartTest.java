@@ -53,8 +53,12 @@ class GeneratedSecretsChartTest {
         assertThat(Files.readString(CHART.resolve("templates/secrets.yaml"))).contains(LOOKUP);
         var existing = "(dict \"data\" (dict \"password\" \"" + Base64.getEncoder().encodeToString(
                 "kept-since-the-first-install".getBytes(StandardCharsets.UTF_8)) + "\"))";
-        for (var secret : Charts.ofKind(render(existing), "Secret")) {
-            assertThat(value(secret)).isEqualTo("kept-since-the-first-install");
+        var upgraded = Charts.ofKind(render(existing), "Secret");
+        assertThat(upgraded).extracting(secret -> secret.path("metadata").path("name").asText())
+                .as("an upgrade renders every Secret of a first install").containsExactlyInAnyOrderElementsOf(names);
+        for (var secret : upgraded) {
+            assertThat(value(secret)).as("%s", secret.path("metadata").path("name").asText())
+                    .isEqualTo("kept-since-the-first-install");
         }
     }
 

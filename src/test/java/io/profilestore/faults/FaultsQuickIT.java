@@ -32,12 +32,12 @@ class FaultsQuickIT {
         // runs acknowledged 960 to 1,520 changes, fewer when the other test classes beside it take the cores
         assertThat(outcome.acknowledged()).as("the workload got changes through").isGreaterThan(500);
         assertThat(outcome.lost()).as("lost acknowledged changes").isZero();
+        // users' invariants among them (HistoryCheckerUsersTest)
         assertThat(outcome.history().violations()).as("invariant violations").isEmpty();
         assertThat(outcome.violations()).as("disagreements check-tables left").isZero();
         assertThat(outcome.drift()).as("profiles whose index differs from Cassandra").isZero();
         assertThat(outcome.unexplained()).as("groups of profiles no choice of the unknown outcomes explains").isZero();
         assertThat(outcome.undecided()).as("groups the checker could not decide within its budget (no proof for them)").isZero();
-        assertThat(outcome.history().violations()).as("users' violations are counted too").noneMatch(v -> v.startsWith("user"));
         assertThat(history(outcome, "merge")).as("merges the workload got through").isGreaterThan(100);
         assertThat(history(outcome, "unmerge")).as("unmerges the workload got through").isGreaterThan(50);
         assertThat(Path.of("target/faults-quick/history.jsonl")).exists();

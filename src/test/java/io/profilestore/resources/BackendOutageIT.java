@@ -25,12 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A backing service that hangs (frozen, not merely closed) gets a 503 promptly, and the change does not happen. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-@EnabledIf("canPause")
+@EnabledIf("io.profilestore.testing.TestStack#canPause")
 class BackendOutageIT {
-
-    static boolean canPause() {
-        return TestStack.stack().canPause();
-    }
 
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(

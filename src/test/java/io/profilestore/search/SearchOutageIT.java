@@ -26,12 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** RabbitMQ or Elasticsearch down: writes go on, and once it is back every change reaches the index. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-@EnabledIf("canStop")
+@EnabledIf("io.profilestore.testing.TestStack#canPause")
 class SearchOutageIT {
-
-    static boolean canStop() {
-        return TestStack.stack().canPause();
-    }
 
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(

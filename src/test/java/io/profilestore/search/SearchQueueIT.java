@@ -29,12 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a bare RuntimeException, which the search did not take for an outage.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-@EnabledIf("canStop")
+@EnabledIf("io.profilestore.testing.TestStack#canPause")
 class SearchQueueIT {
-
-    static boolean canStop() {
-        return TestStack.stack().canPause();
-    }
 
     /** The REST client's pool: 10 connections to one host (Rest5Client's default). */
     static final int POOL = 10;

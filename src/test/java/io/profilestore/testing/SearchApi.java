@@ -15,6 +15,9 @@ import java.util.stream.Collectors;
 /** Searches through the API and looks into the index, for the search tests. */
 public final class SearchApi {
 
+    /** The alias the tests' services search, the bundled configuration's. */
+    static final String SHARED_ALIAS = "profiles";
+
     private final Api api;
 
     public SearchApi(Api api) {
@@ -46,8 +49,13 @@ public final class SearchApi {
      * sees a write at once, a search only after the next refresh.
      */
     public static long indexedVersion(UUID pid) {
+        return indexedVersion(SHARED_ALIAS, pid);
+    }
+
+    /** The same behind another alias: a class's own. */
+    public static long indexedVersion(String alias, UUID pid) {
         try {
-            var hits = TestStack.backends().elasticsearch().search(s -> s.index("profiles")
+            var hits = TestStack.backends().elasticsearch().search(s -> s.index(alias)
                     .query(q -> q.ids(i -> i.values(pid.toString()))), JsonNode.class).hits().hits();
             return hits.isEmpty() ? -1 : hits.get(0).source().path("version").asLong(-3);
         } catch (Exception e) {
@@ -57,8 +65,13 @@ public final class SearchApi {
 
     /** Waits until searches see this version of the profile (-1: until they see none). */
     public static void awaitIndexed(UUID pid, long version, Duration within) {
-        await("profile " + pid + " indexed at version " + version).atMost(within).pollInterval(Duration.ofMillis(50))
-                .until(() -> indexedVersion(pid) == version);
+        awaitIndexed(SHARED_ALIAS, pid, version, within);
+    }
+
+    /** The same behind another alias: a class's own. */
+    public static void awaitIndexed(String alias, UUID pid, long version, Duration within) {
+        await("profile " + pid + " indexed at version " + version + " behind " + alias).atMost(within)
+                .pollInterval(Duration.ofMillis(50)).until(() -> indexedVersion(alias, pid) == version);
     }
 
     /** A phone number no other test uses: a unique key to find exactly one's own profiles. */

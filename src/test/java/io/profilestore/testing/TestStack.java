@@ -130,6 +130,14 @@ public final class TestStack {
     }
 
     /**
+     * Whether the tests may pause the stack's services here (not services someone else runs), for the tests that
+     * freeze one: {@code @EnabledIf("io.profilestore.testing.TestStack#canPause")}.
+     */
+    public static boolean canPause() {
+        return stack().canPause();
+    }
+
+    /**
      * PostgreSQL as the owner of the service's tables, for what the service's role may not do (the benchmark's
      * baseline makes tables of its own); the service's role where the stack has no owner of its own.
      */
