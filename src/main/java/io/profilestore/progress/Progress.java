@@ -1,4 +1,4 @@
-package io.profilestore.importer;
+package io.profilestore.progress;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -10,26 +10,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How far a phase of the import is, with its rate and the time left: a bar redrawn in place on a terminal, a plain
- * line every {@link #LOG_EVERY} in a log (a Job's, a CI's), where a bar would be a thousand lines.
+ * How far a long command is (an import, a reindex), with its rate and the time left: a bar redrawn in place on a
+ * terminal, a plain line every {@link #LOG_EVERY} in a log (a Job's, a CI's), where a bar would be a thousand lines.
  */
-final class ImportProgress implements AutoCloseable {
+public final class Progress implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ImportProgress.class);
-    static final Duration LOG_EVERY = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(Progress.class);
+    public static final Duration LOG_EVERY = Duration.ofSeconds(10);
 
     private final ProgressBar bar;
 
-    /** @param total the records of the source, or -1 when unknown; {@code start} those done before this run */
-    ImportProgress(String phase, long total, long start, boolean terminal) {
-        this(phase, total, start, terminal, LOG_EVERY);
+    /**
+     * @param unit what is counted, with its leading space ({@code " records"})
+     * @param total how many there are, or -1 when unknown; {@code start} those done before this run
+     */
+    public Progress(String task, String unit, long total, long start, boolean terminal) {
+        this(task, unit, total, start, terminal, LOG_EVERY);
     }
 
-    ImportProgress(String phase, long total, long start, boolean terminal, Duration logEvery) {
+    public Progress(String task, String unit, long total, long start, boolean terminal, Duration logEvery) {
         var builder = new ProgressBarBuilder()
-                .setTaskName(phase)
+                .setTaskName(task)
                 .setInitialMax(total)
-                .setUnit(" records", 1)
+                .setUnit(unit, 1)
                 .showSpeed()
                 .setSpeedUnit(ChronoUnit.SECONDS)
                 .startsFrom(start, Duration.ZERO)
@@ -45,11 +48,11 @@ final class ImportProgress implements AutoCloseable {
     }
 
     /** The whole run is a terminal's when the standard output is one (not a pipe, a file, a container's log). */
-    static boolean onATerminal() {
+    public static boolean onATerminal() {
         return System.console() != null;
     }
 
-    void at(long position) {
+    public void at(long position) {
         bar.stepTo(position);
     }
 
