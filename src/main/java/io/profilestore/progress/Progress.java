@@ -56,6 +56,12 @@ public final class Progress implements AutoCloseable {
         bar.stepTo(position);
     }
 
+    /** @param more what else the line says, after the count and its rate */
+    public void at(long position, String more) {
+        bar.setExtraMessage(", " + more); // the bar writes it right after the rate's unit
+        bar.stepTo(position);
+    }
+
     @Override
     public void close() {
         bar.close();
