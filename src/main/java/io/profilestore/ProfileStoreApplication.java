@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
@@ -24,6 +25,8 @@ import io.profilestore.backends.Backends;
 import io.profilestore.change.UnsettledSweep;
 import io.profilestore.change.WritePathProbe;
 import io.profilestore.cli.ApiKeyCommand;
+import io.profilestore.cli.BundledDefaultConfigurationFactoryFactory;
+import io.profilestore.cli.CheckTablesCommand;
 import io.profilestore.cli.AuditCommand;
 import io.profilestore.cli.CheckTablesCommand;
 import io.profilestore.cli.FileOrClasspathConfigurationSourceProvider;
@@ -98,7 +101,7 @@ import java.util.Map;
 /**
  * The profile store: {@code server <config>} serves the API, {@code migrate <config>} applies the schema,
  * {@code check <config>} validates a configuration. The configuration is a file, or a resource of the jar such as
- * {@code profile-store.yml}, with {@code ${ENV_VAR:-default}} substitution.
+ * {@code profile-store.yml} (also what a command given none reads), with {@code ${ENV_VAR:-default}} substitution.
  */
 public class ProfileStoreApplication extends Application<ProfileStoreConfiguration> {
 
@@ -119,6 +122,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 new FileOrClasspathConfigurationSourceProvider(),
                 new SecretsSubstitutor()));
+        bootstrap.setConfigurationFactoryFactory(new BundledDefaultConfigurationFactoryFactory<>(
+                new SubstitutingSourceProvider(new ResourceConfigurationSourceProvider(), new SecretsSubstitutor())));
         bootstrap.addCommand(new MigrateCommand());
         bootstrap.addCommand(new IndexerCommand(this));
         bootstrap.addCommand(new ReindexCommand());

@@ -1,7 +1,10 @@
 package io.profilestore;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.core.server.ServerFactory;
 import io.profilestore.audit.AuditSettings;
 import io.profilestore.auth.AuthSettings;
 import io.profilestore.backends.Backends;
@@ -80,6 +83,21 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     public ConsoleSettings console = new ConsoleSettings();
+
+    public ProfileStoreConfiguration() {
+        setServerFactory(new ProfileStoreServerFactory());
+    }
+
+    /**
+     * A {@code server} section without a {@code type} is a {@link ProfileStoreServerFactory}: what it leaves out has
+     * the bundled file's values, not Dropwizard's.
+     */
+    @Override
+    @JsonProperty("server")
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type", defaultImpl = ProfileStoreServerFactory.class)
+    public void setServerFactory(ServerFactory factory) {
+        super.setServerFactory(factory);
+    }
 
     /** The settings of the four backing services' clients. */
     public Backends.Settings backends() {

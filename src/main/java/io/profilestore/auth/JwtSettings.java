@@ -25,8 +25,9 @@ public class JwtSettings {
     @NotEmpty
     public String issuer;
 
+    /** The {@code aud} a token must carry; unless set, the bundled file's, as docs/security.md gives it. */
     @NotEmpty
-    public String audience;
+    public String audience = "profile-store";
 
     /** The claim holding the caller's roles: a list of role names, or a space-separated string. */
     @NotEmpty

@@ -1,5 +1,6 @@
 package io.profilestore.backends;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import jakarta.validation.constraints.AssertTrue;
@@ -26,6 +27,8 @@ public class ReplicationSettings {
     @JsonSetter(nulls = Nulls.AS_EMPTY)
     public Map<String, Integer> dataCenters = Map.of();
 
+    /** A check, not a setting: written out with the defaults, it would be a field that reading refuses. */
+    @JsonIgnore
     @AssertTrue(message = "NetworkTopologyStrategy needs dataCenters with at least one data center of one or more replicas")
     public boolean isDataCentersValidForStrategy() {
         return strategy != Strategy.NetworkTopologyStrategy

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ProfileRow;
 import io.profilestore.change.ProfileRows.Link;
+import io.profilestore.progress.Progress;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ public final class ImportVerifier {
     public Result run(ImportSource source, Path differencesFile, long total) throws Exception {
         var counts = new long[6];
         try (var differences = Files.newBufferedWriter(differencesFile, StandardCharsets.UTF_8);
-                var progress = new ImportProgress("verify", total, 0, ImportProgress.onATerminal())) {
+                var progress = new Progress("verify", " records", total, 0, Progress.onATerminal())) {
             var batch = new ArrayList<ImportRecord>(BATCH);
             for (var records = source.after(0); records.hasNext(); ) {
                 var raw = records.next();

@@ -1,6 +1,7 @@
 package io.profilestore.importer;
 
 import io.profilestore.cassandra.ImportRows;
+import io.profilestore.progress.Progress;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +51,7 @@ public final class Importer {
             throws Exception {
         var run = new Run(checkpoint, checkpointFile);
         try (var rejects = new RejectsFile(rejectsFile, checkpoint.rejectsBytes);
-                var progress = new ImportProgress("import", total, checkpoint.done, ImportProgress.onATerminal())) {
+                var progress = new Progress("import", " records", total, checkpoint.done, Progress.onATerminal())) {
             run.rejects = rejects;
             long lastSave = System.nanoTime();
             for (var records = source.after(checkpoint.done); records.hasNext() && run.failure.get() == null; ) {

@@ -5,6 +5,7 @@ import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ProfileRow;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.postgres.ReindexProgress;
+import io.profilestore.progress.Progress;
 import io.profilestore.schema.ElasticsearchSchema;
 import io.profilestore.schema.IndexAliases;
 import java.io.PrintStream;
@@ -72,38 +73,38 @@ public class Reindexer {
         var done = progress.done(to);
         long copied = 0;
         long rejected = 0;
-        long started = System.nanoTime();
         int slicesThisRun = 0;
-        for (int slice = 0; slice < SLICES; slice++) {
-            if (done.contains(slice)) {
-                continue;
-            }
-            if (stopAfterSlices >= 0 && slicesThisRun == stopAfterSlices) {
-                out.printf("%nreindex: stopped after %d slices; run it again to go on%n", slicesThisRun);
-                return new Result(from, to, copied, rejected, resumed);
-            }
-            long inSlice = 0;
-            var batch = new ArrayList<ProfileRow>(BULK);
-            for (var row : profiles.scan(slice, SLICES)) {
-                batch.add(row);
-                if (batch.size() == BULK) {
-                    rejected += copy(batch, to);
-                    inSlice += batch.size();
-                    batch.clear();
+        try (var shown = new CopyProgress(to, done.size(), Progress.onATerminal(), Progress.LOG_EVERY)) {
+            for (int slice = 0; slice < SLICES; slice++) {
+                if (done.contains(slice)) {
+                    continue;
                 }
+                if (stopAfterSlices >= 0 && slicesThisRun == stopAfterSlices) {
+                    break;
+                }
+                long inSlice = 0;
+                var batch = new ArrayList<ProfileRow>(BULK);
+                for (var row : profiles.scan(slice, SLICES)) {
+                    batch.add(row);
+                    if (batch.size() == BULK) {
+                        rejected += copy(batch, to);
+                        inSlice += batch.size();
+                        batch.clear();
+                    }
+                }
+                rejected += copy(batch, to);
+                inSlice += batch.size();
+                copied += inSlice;
+                progress.finished(to, slice, inSlice);
+                done.add(slice);
+                slicesThisRun++;
+                shown.sliceCopied(done.size(), inSlice);
             }
-            rejected += copy(batch, to);
-            inSlice += batch.size();
-            copied += inSlice;
-            progress.finished(to, slice, inSlice);
-            done.add(slice);
-            slicesThisRun++;
-            double seconds = Math.max(0.001, (System.nanoTime() - started) / 1e9);
-            out.printf("\rreindex %s: %s %d/%d slices, %,d profiles, %,.0f/s", to, bar(done.size()), done.size(),
-                    SLICES, copied, copied / seconds);
-            out.flush();
         }
-        out.println();
+        if (done.size() < SLICES) {
+            out.printf("reindex: stopped after %d slices; run it again to go on%n", slicesThisRun);
+            return new Result(from, to, copied, rejected, resumed);
+        }
         aliases.refresh(to);
         aliases.swap(from, to);
         out.printf("reindex: alias %s now points to %s%n", aliases.alias(), to);
@@ -132,11 +133,5 @@ public class Reindexer {
             return rejected;
         }
         return rejected + index.bulk(writes).stream().filter(r -> r.outcome() == SearchIndex.Outcome.REJECTED).count();
-    }
-
-    private static String bar(int done) {
-        int width = 32;
-        int filled = done * width / SLICES;
-        return "[" + "#".repeat(filled) + ".".repeat(width - filled) + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.profilestore.limits;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonMerge;
 import io.profilestore.auth.Role;
 import jakarta.validation.Valid;
@@ -67,6 +68,8 @@ public class RateLimitSettings {
         return roles;
     }
 
+    /** A check, not a setting: written out with the defaults, it would be a field that reading refuses. */
+    @JsonIgnore
     @AssertTrue(message = "names roles the service does not have (platform, operator, editor, admin)")
     public boolean isRolesKnown() {
         try {

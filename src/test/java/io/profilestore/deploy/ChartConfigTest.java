@@ -13,16 +13,13 @@ import io.profilestore.auth.BearerAuthenticator;
 import io.profilestore.backends.ReplicationSettings;
 import io.profilestore.deploy.Charts.Values;
 import io.profilestore.events.OutboxRelay;
-import io.profilestore.testing.ChildClasspath;
+import io.profilestore.testing.ApplicationCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,25 +203,9 @@ class ChartConfigTest {
         return config;
     }
 
-    record Run(int exitCode, String output) {
-    }
-
-    /**
-     * The real `check` command, in a JVM of its own: Dropwizard's Cli calls System.exit when a command fails. The
-     * child gets no environment beyond the basics, like a pod that sets none.
-     */
-    private static Run check(Path config) throws IOException, InterruptedException {
-        var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var builder = new ProcessBuilder(java, "-Xmx256m", "-cp", ChildClasspath.current(),
-                ProfileStoreApplication.class.getName(), "check", config.toString()).redirectErrorStream(true);
-        builder.environment().keySet().retainAll(List.of("PATH", "HOME", "LANG"));
-        var process = builder.start();
-        var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("check did not finish in 60 s:\n" + output);
-        }
-        return new Run(process.exitValue(), output);
+    /** The real `check` command, in a JVM of its own: Dropwizard's Cli calls System.exit when a command fails. */
+    private static ApplicationCommand.Result check(Path config) throws IOException, InterruptedException {
+        return ApplicationCommand.runBare(Duration.ofSeconds(60), "check", config.toString());
     }
 
     /**

@@ -44,6 +44,25 @@ public final class ApplicationCommand {
         return start(arguments).await(timeout, arguments[0]);
     }
 
+    /**
+     * The command as a newcomer or a pod runs it, with nothing of the test stack: no variable in its environment
+     * beyond the basics, so that the configuration's defaults are what it gets.
+     */
+    public static Result runBare(Duration timeout, String... arguments) throws IOException, InterruptedException {
+        var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", ChildClasspath.current(), ProfileStoreApplication.class.getName()));
+        command.addAll(List.of(arguments));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().keySet().retainAll(List.of("PATH", "HOME", "LANG"));
+        var process = builder.start();
+        var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the " + arguments[0] + " command did not end within " + timeout + ":\n" + output);
+        }
+        return new Result(process.exitValue(), output);
+    }
+
     /** Starts the command and returns at once: for a test that kills it on the way. */
     public static Started start(String... arguments) throws IOException {
         return start(Map.of(), arguments);

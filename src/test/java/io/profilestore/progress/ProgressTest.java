@@ -1,4 +1,4 @@
-package io.profilestore.importer;
+package io.profilestore.progress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /** Away from a terminal (a Job's log), the import's progress is a plain line now and then, with its rate and time left. */
-class ImportProgressTest {
+class ProgressTest {
 
     final ListAppender<ILoggingEvent> lines = new ListAppender<>();
-    final Logger logger = (Logger) LoggerFactory.getLogger(ImportProgress.class);
+    final Logger logger = (Logger) LoggerFactory.getLogger(Progress.class);
 
     @BeforeEach
     void listen() {
@@ -31,7 +31,7 @@ class ImportProgressTest {
 
     @Test
     void inALogEachLineSaysHowFarWithTheRateAndTheTimeLeft() {
-        try (var progress = new ImportProgress("import", 1_000, 100, false, Duration.ofMillis(50))) {
+        try (var progress = new Progress("import", " records", 1_000, 100, false, Duration.ofMillis(50))) {
             progress.at(400);
             await().atMost(Duration.ofSeconds(10)).until(() -> !lines.list.isEmpty());
         }
