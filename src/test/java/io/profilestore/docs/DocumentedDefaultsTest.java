@@ -10,9 +10,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.DataSize;
 import io.dropwizard.util.Duration;
-import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.ProfileStoreServerFactory;
 import io.profilestore.auth.JwtSettings;
+import io.profilestore.config.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreServerFactory;
 import io.profilestore.docs.DocsTest.Markdown;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -103,34 +103,47 @@ class DocumentedDefaultsTest {
         assertThat(wrong).as("defaults the docs give wrongly").isEmpty();
     }
 
-    /** The table of configuration.md's "Rate limits": a row per role, a column per pair of variables. */
+    /**
+     * The table of security.md's "Rate limits", where the defaults are stated: a row per role (a role under
+     * {@code limits.otherRoles} has the {@code OTHER} limits), a column per kind of request, each cell its rate and
+     * burst.
+     */
     @Test
     void everyRateLimitOfTheTableIsTheDefault() throws IOException {
         var variables = bundledVariables();
         var code = codeDefaults();
-        var file = Markdown.read(PROJECT.resolve("docs/operations/configuration.md"));
+        var file = Markdown.read(PROJECT.resolve("docs/security.md"));
         var wrong = new ArrayList<String>();
-        List<List<String>> header = null;
+        List<String> kinds = null;
         int checked = 0;
         for (int i = 0; i < file.lines().size(); i++) {
-            var cells = Arrays.stream(file.lines().get(i).split("\\|")).skip(1).map(String::strip).toList();
-            if (!file.lines().get(i).startsWith("|")) {
-                header = null;
-            } else if (cells.get(0).equals("role")) {
-                header = cells.stream().skip(1).map(DocumentedDefaultsTest::codeSpans).toList();
-            } else if (header != null && !cells.get(0).startsWith("---")) {
+            String line = file.lines().get(i).strip();
+            var cells = Arrays.stream(line.split("\\|")).skip(1).map(String::strip).toList();
+            boolean rateHeader = line.startsWith("|") && cells.get(0).equals("role")
+                    && cells.stream().skip(1).allMatch(cell -> cell.endsWith(": rate /s, burst"));
+            if (rateHeader) {
+                // "reads: rate /s, burst" names the variables READS_RATE and READS_BURST
+                kinds = cells.stream().skip(1).map(cell -> cell.substring(0, cell.indexOf(':')).toUpperCase()).toList();
+            } else if (!line.startsWith("|") || cells.get(0).equals("role")) {
+                kinds = null;
+            } else if (kinds != null && !cells.get(0).startsWith("---")) {
                 for (String role : codeSpans(cells.get(0))) {
-                    for (int column = 0; column < header.size(); column++) {
-                        var values = codeSpans(cells.get(column + 1));
-                        for (int v = 0; v < values.size(); v++) {
-                            String name = "PROFILE_STORE_LIMITS_" + role + "_" + header.get(column).get(v);
+                    if (!role.matches("[a-z]+")) {
+                        continue; // the setting a role is listed under, not a role
+                    }
+                    String group = List.of("platform", "operator", "admin").contains(role) ? role.toUpperCase() : "OTHER";
+                    for (int column = 0; column < kinds.size(); column++) {
+                        var values = cells.get(column + 1).split(", ");
+                        var names = List.of("RATE", "BURST");
+                        for (int v = 0; v < names.size(); v++) {
+                            String name = "PROFILE_STORE_LIMITS_" + group + "_" + kinds.get(column) + "_" + names.get(v);
                             var variable = variables.get(name);
                             checked++;
                             if (variable == null) {
                                 wrong.add(name + " is no variable of the bundled file");
                             } else {
-                                compare("configuration.md:" + (i + 1) + ": " + name, values.get(v), variable, code,
-                                        wrong);
+                                compare("security.md:" + (i + 1) + ": " + name, values[v].replace(",", ""), variable,
+                                        code, wrong);
                             }
                         }
                     }
