@@ -17,7 +17,7 @@ import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.dropwizard.logging.common.FileAppenderFactory;
 import io.dropwizard.request.logging.LogbackAccessRequestLogFactory;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.demo.DemoLoader;
 import java.io.IOException;
 import java.net.URI;

@@ -1,9 +1,8 @@
 package io.profilestore.auth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.api.AdminPaths;
 import io.profilestore.api.Problem;
-import io.profilestore.health.PrometheusEndpoint;
-import io.profilestore.health.ReadinessEndpoint;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -32,7 +31,7 @@ import java.util.Set;
 final class AdminAuthFilter implements Filter {
 
     /** Paths open without a token; everything else on the admin port, present or future, needs the admin role. */
-    static final Set<String> OPEN = Set.of("/healthcheck", ReadinessEndpoint.PATH, "/ping", "/metrics", PrometheusEndpoint.PATH);
+    static final Set<String> OPEN = AdminPaths.OPEN;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

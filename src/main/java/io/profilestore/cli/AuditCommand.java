@@ -2,9 +2,9 @@ package io.profilestore.cli;
 
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.audit.AuditEntry;
 import io.profilestore.audit.AuditLog;
+import io.profilestore.config.ProfileStoreConfiguration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,11 @@ package io.profilestore.cli;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
-import io.profilestore.ProfileStoreConfiguration;
+import io.dropwizard.jackson.Jackson;
+import io.profilestore.api.JsonFormat;
 import io.profilestore.backends.Backends;
+import io.profilestore.config.ProfileStoreConfiguration;
+import io.profilestore.wiring.Wiring;
 import java.util.List;
 import net.sourceforge.argparse4j.impl.Arguments;
 import net.sourceforge.argparse4j.inf.Namespace;
@@ -48,6 +51,11 @@ abstract class BackendsCommand extends ConfiguredCommand<ProfileStoreConfigurati
         if (!settled) {
             System.exit(1);
         }
+    }
+
+    /** The service's one wiring, over the command's backends, with the API's JSON. */
+    protected static Wiring wiring(ProfileStoreConfiguration config, Backends backends, MetricRegistry metrics) {
+        return new Wiring(config, backends, metrics, JsonFormat.configure(Jackson.newObjectMapper()));
     }
 
     /** @return false when what the command checks is still wrong after it (the process then exits 1) */

@@ -1,16 +1,11 @@
 package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
 import io.profilestore.change.WritePathProbe;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.core.TableCheck;
 import io.profilestore.core.TableCheckReport;
-import io.profilestore.core.UserService;
-import io.profilestore.postgres.ExclusiveRun;
-import io.profilestore.postgres.PostgresUserJournal;
-import io.profilestore.postgres.PostgresUserJournalHistory;
-import io.profilestore.wiring.StoreAdapters;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,17 +28,14 @@ public class CheckTablesCommand extends BackendsCommand {
     @Override
     protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
             MetricRegistry metrics) {
-        var stores = new StoreAdapters(config, backends, metrics);
-        var dao = stores.profiles();
-        var changes = stores.changeRunner(WritePathProbe.NONE, () -> { });
-        var journal = new PostgresUserJournal(backends.postgres());
-        var users = new UserService(dao, changes, journal, config.users);
+        var wiring = wiring(config, backends, metrics);
+        var changes = wiring.changes(WritePathProbe.NONE, () -> { });
+        var check = wiring.tableCheck(changes, wiring.userService(changes));
         var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         boolean repair = !namespace.getBoolean("dryRun");
         boolean list = namespace.getBoolean("list");
-        var check = new TableCheck(dao, changes, users, new PostgresUserJournalHistory(backends.postgres()), config.users);
         var reports = new ArrayList<TableCheckReport>();
-        if (!new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
+        if (!wiring.oneAtATime().ifFree(TableCheck.JOB, () -> reports.add(check.run(repair, list, out)))) {
             out.println("check-tables, or an import, runs right now; run it again once that one is done");
             return false;
         }

@@ -2,12 +2,10 @@ package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.jackson.Jackson;
-import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.api.JsonFormat;
 import io.profilestore.audit.AuditEntry;
-import io.profilestore.audit.AuditLog;
 import io.profilestore.backends.Backends;
-import io.profilestore.cassandra.ImportRows;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.core.Documents;
 import io.profilestore.core.TableCheck;
 import io.profilestore.importer.Checkpoint;
@@ -17,7 +15,7 @@ import io.profilestore.importer.Importer;
 import io.profilestore.importer.JdbcSource;
 import io.profilestore.importer.NdjsonSource;
 import io.profilestore.importer.RecordReader;
-import io.profilestore.postgres.ExclusiveRun;
+import io.profilestore.wiring.Wiring;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -79,24 +77,22 @@ public class ImportCommand extends BackendsCommand {
                 return false;
             }
             // on the trail before anything is written (PostgreSQL down: the import does not start), its outcome after
-            var trail = new AuditLog(backends.postgres(), metrics);
+            var wiring = wiring(config, backends, metrics);
+            var trail = wiring.audit();
             long audited = trail.record(new AuditEntry(null, null, System.getProperty("user.name"), "COMMAND", List.of(),
                     "import command", "import from " + identity + (checkpoint.done > 0 ? ", resumed after record "
                             + checkpoint.done : ""), List.of(), null));
-            boolean done = importAndVerify(backends, namespace, config, metrics, source, checkpoint, checkpointFile, base,
-                    rejects);
+            boolean done = importAndVerify(wiring, namespace, config, source, checkpoint, checkpointFile, base, rejects);
             trail.recordOutcome(List.of(audited), done ? 200 : 500);
             return done;
         }
     }
 
-    private boolean importAndVerify(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
-            MetricRegistry metrics, ImportSource source, Checkpoint checkpoint, Path checkpointFile, String base,
-            Path rejects) throws Exception {
+    private boolean importAndVerify(Wiring wiring, Namespace namespace, ProfileStoreConfiguration config,
+            ImportSource source, Checkpoint checkpoint, Path checkpointFile, String base, Path rejects) throws Exception {
         long total = count(source);
-        var json = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
+        var json = JsonFormat.configure(Jackson.newObjectMapper());
         var reader = new RecordReader(json, new Documents(json, config.profiles.maxDocumentBytes), checkpoint.startedAt);
-        var parts = IndexCommands.parts(config, backends, metrics, IndexCommands.json());
 
         if (checkpoint.allWritten) {
             System.out.println("import: an earlier run wrote every record; nothing is written again");
@@ -105,10 +101,10 @@ public class ImportCommand extends BackendsCommand {
                 System.out.printf("import: resuming after record %,d (%s)%n", checkpoint.done, checkpointFile);
             }
             long started = System.nanoTime();
-            var importer = new Importer(reader, new ImportRows(backends.cassandra(), config.cassandra.keyspace),
+            var importer = new Importer(reader, wiring.importRows(),
                     namespace.getInt("parallelism"));
             var place = checkpoint;
-            var outcome = whileTheTablesCheckWaits(backends, () -> importer.run(source, place, checkpointFile,
+            var outcome = whileTheTablesCheckWaits(wiring, () -> importer.run(source, place, checkpointFile,
                     rejects, total));
             if (outcome == null) {
                 System.out.println("import: check-tables, or another import, runs right now; run the import once"
@@ -131,7 +127,7 @@ public class ImportCommand extends BackendsCommand {
             System.out.println("import: the index is left as it was (--no-index): run reindex to build it");
         } else if (!checkpoint.indexed) {
             long started = System.nanoTime();
-            var result = IndexCommands.reindexer(config, backends, parts).run(System.out, false, -1);
+            var result = wiring.reindexer().run(System.out, false, -1);
             System.out.printf("import: index %s built, %,d profiles in %.0f s%n", result.to(), result.profiles(),
                     (System.nanoTime() - started) / 1e9);
             checkpoint.indexed = true;
@@ -139,7 +135,7 @@ public class ImportCommand extends BackendsCommand {
         }
 
         Path differencesFile = Path.of(base + ".differences.ndjson");
-        var verified = new ImportVerifier(reader, parts.profiles()).run(source, differencesFile, total);
+        var verified = new ImportVerifier(reader, wiring.profiles()).run(source, differencesFile, total);
         System.out.printf("verify: %,d records: %,d profiles equal to the source, %,d rejected, %,d different, %,d"
                 + " missing, %,d changed by the service since%s%n", verified.records(), verified.equal(),
                 verified.rejected(), verified.different(), verified.missing(), verified.changedSince(),
@@ -152,11 +148,11 @@ public class ImportCommand extends BackendsCommand {
      * run by hand, would judge rows half written, and a second import would share this one's files. Null when
      * another holds it.
      */
-    private static Importer.Outcome whileTheTablesCheckWaits(Backends backends, Callable<Importer.Outcome> writes)
+    private static Importer.Outcome whileTheTablesCheckWaits(Wiring wiring, Callable<Importer.Outcome> writes)
             throws Exception {
         var outcome = new AtomicReference<Importer.Outcome>();
         var failure = new AtomicReference<Exception>();
-        boolean ran = new ExclusiveRun(backends.postgres()).ifFree(TableCheck.JOB, () -> {
+        boolean ran = wiring.oneAtATime().ifFree(TableCheck.JOB, () -> {
             try {
                 outcome.set(writes.call());
             } catch (Exception e) {

@@ -3,7 +3,7 @@ package io.profilestore.cli;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.ServerCommand;
 import io.dropwizard.core.setup.Bootstrap;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreConfiguration;
 import net.sourceforge.argparse4j.inf.Namespace;
 
 /**

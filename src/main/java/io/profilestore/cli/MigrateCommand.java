@@ -1,8 +1,8 @@
 package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.events.EventTopology;
 import io.profilestore.schema.AuditTrailOwner;
 import io.profilestore.schema.CassandraSchema;

@@ -1,8 +1,8 @@
 package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import io.profilestore.config.ProfileStoreConfiguration;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,9 +23,8 @@ public class ReconcileCommand extends BackendsCommand {
     @Override
     protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
             MetricRegistry metrics) throws Exception {
-        var parts = IndexCommands.parts(config, backends, metrics, IndexCommands.json());
         var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-        var drift = IndexCommands.reconciler(parts, Duration.ofSeconds(5)).run(out, !namespace.getBoolean("dryRun"));
+        var drift = wiring(config, backends, metrics).reconciler(Duration.ofSeconds(5)).run(out, !namespace.getBoolean("dryRun"));
         if (drift.unrepaired() > 0) {
             out.printf("reconcile: %d profile(s) still differ or cannot be indexed%n", drift.unrepaired());
             return false;

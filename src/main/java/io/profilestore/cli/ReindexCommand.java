@@ -1,8 +1,8 @@
 package io.profilestore.cli;
 
 import com.codahale.metrics.MetricRegistry;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.backends.Backends;
+import io.profilestore.config.ProfileStoreConfiguration;
 import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
@@ -19,8 +19,7 @@ public class ReindexCommand extends BackendsCommand {
     @Override
     protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
             MetricRegistry metrics) throws Exception {
-        var parts = IndexCommands.parts(config, backends, metrics, IndexCommands.json());
-        var result = IndexCommands.reindexer(config, backends, parts).run(System.out, namespace.getBoolean("keepOld"), -1);
+        var result = wiring(config, backends, metrics).reindexer().run(System.out, namespace.getBoolean("keepOld"), -1);
         System.out.printf("reindex: %s -> %s, %,d profiles copied%n", result.from(), result.to(), result.profiles());
         return true;
     }

@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.config;
 
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.server.ServerFactory;

@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;

@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.config;
 
 import ch.qos.logback.access.common.spi.IAccessEvent;
 import com.fasterxml.jackson.annotation.JsonProperty;

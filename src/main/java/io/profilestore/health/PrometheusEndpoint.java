@@ -2,6 +2,7 @@ package io.profilestore.health;
 
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.setup.Environment;
+import io.profilestore.api.AdminPaths;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -14,7 +15,7 @@ import jakarta.servlet.http.HttpServlet;
  */
 public final class PrometheusEndpoint {
 
-    public static final String PATH = "/prometheus";
+    public static final String PATH = AdminPaths.PROMETHEUS;
 
     private PrometheusEndpoint() {
     }

@@ -4,6 +4,7 @@ import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.metrics.servlets.HealthCheckServlet;
+import io.profilestore.api.AdminPaths;
 import java.util.Map;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Map;
  */
 public final class ReadinessEndpoint {
 
-    public static final String PATH = "/ready";
+    public static final String PATH = AdminPaths.READY;
 
     private ReadinessEndpoint() {
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.ApplicationCommand;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

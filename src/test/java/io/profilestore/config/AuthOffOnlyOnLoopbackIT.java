@@ -1,10 +1,11 @@
-package io.profilestore;
+package io.profilestore.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
+import io.profilestore.ProfileStoreApplication;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.profilestore;
+package io.profilestore.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.dropwizard.logging.common.AbstractAppenderFactory;
 import io.dropwizard.request.logging.LogbackAccessRequestLogFactory;
+import io.profilestore.ProfileStoreApplication;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.profilestore.ProfileStoreApplication;
+import io.profilestore.api.JsonFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** What a profile document may be, before and after a merge patch, read with the service's own JSON settings. */
 class DocumentsTest {
 
-    private static final ObjectMapper JSON = ProfileStoreApplication.configureJson(new ObjectMapper());
+    private static final ObjectMapper JSON = JsonFormat.configure(new ObjectMapper());
     private static final int LIMIT = 1024;
 
     private final Documents documents = new Documents(JSON, LIMIT);

@@ -7,7 +7,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.TestStack;
 import java.sql.SQLException;

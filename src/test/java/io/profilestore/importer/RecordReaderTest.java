@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dropwizard.jackson.Jackson;
-import io.profilestore.ProfileStoreApplication;
+import io.profilestore.api.JsonFormat;
 import io.profilestore.core.Documents;
 import java.time.Instant;
 import java.util.UUID;
@@ -18,8 +18,8 @@ class RecordReaderTest {
     static final Instant STARTED = Instant.parse("2026-12-01T00:00:00Z");
     static final String SECRET = "Секретова";
 
-    final RecordReader reader = new RecordReader(ProfileStoreApplication.configureJson(Jackson.newObjectMapper()),
-            new Documents(ProfileStoreApplication.configureJson(Jackson.newObjectMapper()), 1024), STARTED);
+    final RecordReader reader = new RecordReader(JsonFormat.configure(Jackson.newObjectMapper()),
+            new Documents(JsonFormat.configure(Jackson.newObjectMapper()), 1024), STARTED);
 
     @Test
     void aRecordKeepsItsPidUserAndTimeAndItsDocumentIsStoredCompact() {

@@ -8,14 +8,14 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.cli.IndexCommands;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.events.ChangeEvent;
 import io.profilestore.events.EventTopology;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
+import io.profilestore.wiring.Wiring;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -45,7 +45,7 @@ class IndexerFailureIT {
         final AtomicInteger calls = new AtomicInteger();
         volatile long failUntilNanos = System.nanoTime();
 
-        FailingDocuments(IndexCommands.Parts parts) {
+        FailingDocuments(Wiring parts) {
             super(parts.profiles(), NameNormalizer.standard(), Api.JSON);
         }
 
@@ -66,7 +66,7 @@ class IndexerFailureIT {
     @BeforeEach
     void ownIndexer() throws Exception {
         api = new Api(APP.getLocalPort());
-        var parts = IndexCommands.parts(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
+        var parts = new Wiring(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
         documents = new FailingDocuments(parts);
         indexer = new Indexer(TestStack.backends().rabbitmq(), documents, parts.index(), Api.JSON,
                 TestStack.configuration().indexer, new MetricRegistry());

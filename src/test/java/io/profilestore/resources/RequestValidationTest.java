@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.dropwizard.testing.junit5.ResourceExtension;
-import io.profilestore.ProfileStoreApplication;
+import io.profilestore.api.JsonFormat;
 import io.profilestore.api.Problem;
 import io.profilestore.resources.problems.ConstraintViolationMapper;
 import io.profilestore.resources.problems.JsonExceptionMapper;
@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ExtendWith(DropwizardExtensionsSupport.class)
 class RequestValidationTest {
 
-    private static final ObjectMapper JSON = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
+    private static final ObjectMapper JSON = JsonFormat.configure(Jackson.newObjectMapper());
     private static final String PID = UUID.randomUUID().toString();
     private static final String SECRET = "Секретова";
 

@@ -10,8 +10,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.cli.IndexCommands;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.indexer.Reconciler;
 import io.profilestore.schema.ElasticsearchSchema;
@@ -19,6 +18,7 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
+import io.profilestore.wiring.Wiring;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,7 +59,7 @@ class IndexMaintenanceIT {
 
     Api api;
     ProfileStoreConfiguration config;
-    IndexCommands.Parts parts;
+    Wiring parts;
 
     /** The first generation of an alias no other class uses, made as migrate makes it (before the service starts). */
     static String ownAlias() {
@@ -87,12 +87,12 @@ class IndexMaintenanceIT {
         api = new Api(APP.getLocalPort());
         config = TestStack.configuration();
         config.elasticsearch.indexAlias = ALIAS;
-        parts = IndexCommands.parts(config, TestStack.backends(), new MetricRegistry(), Api.JSON);
+        parts = new Wiring(config, TestStack.backends(), new MetricRegistry(), Api.JSON);
     }
 
     Reconciler.Drift reconcile(boolean repair) throws Exception {
         var out = new StringWriter();
-        var drift = IndexCommands.reconciler(parts, Duration.ofSeconds(3)).run(new PrintWriter(out), repair);
+        var drift = parts.reconciler(Duration.ofSeconds(3)).run(new PrintWriter(out), repair);
         System.out.println(out);
         return drift;
     }
@@ -160,7 +160,7 @@ class IndexMaintenanceIT {
                 }
             }
         });
-        var reindexer = IndexCommands.reindexer(config, TestStack.backends(), parts);
+        var reindexer = parts.reindexer();
         String before = parts.aliases().currentIndex();
 
         var firstRun = reindexer.run(quiet(), false, 20);
@@ -188,7 +188,7 @@ class IndexMaintenanceIT {
         var pid = api.create("{\"surname\": \"Соколова\"}").pid();
         SearchApi.awaitIndexed(ALIAS, pid, 1, Duration.ofSeconds(10));
         var erased = UUID.randomUUID();
-        var reindexer = IndexCommands.reindexer(config, TestStack.backends(), parts);
+        var reindexer = parts.reindexer();
         String from = parts.aliases().currentIndex();
         reindexer.run(quiet(), false, 0); // the next generation exists, nothing copied yet
 
@@ -225,7 +225,7 @@ class IndexMaintenanceIT {
                 "INSERT INTO profiles.profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)",
                 bad, UUID.randomUUID(), "{not json", Instant.now(), Instant.now()));
         try {
-            var reindexer = IndexCommands.reindexer(config, TestStack.backends(), parts);
+            var reindexer = parts.reindexer();
             var result = reindexer.run(quiet(), false, -1);
 
             assertThat(result.rejected()).as("the unreadable profile, counted").isGreaterThanOrEqualTo(1);

@@ -8,7 +8,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;

@@ -11,14 +11,14 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
-import io.profilestore.cli.IndexCommands;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.ChangeEvent;
 import io.profilestore.events.EventTopology;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
+import io.profilestore.wiring.Wiring;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -135,7 +135,7 @@ class SearchIT {
 
     @Test
     void aStaleWriteThroughTheIndexersWritePathIsRefusedAndLeavesTheNewerDocument() throws Exception {
-        var parts = IndexCommands.parts(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
+        var parts = new Wiring(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
         var pid = create("Фёдорова", "Вера");
         SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
         // what a slow indexer (or a reindex) read of version 1, before the profile changed under it

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jackson.Jackson;
-import io.profilestore.ProfileStoreApplication;
+import io.profilestore.api.JsonFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 /** A plain HTTP client of the API, so tests control every byte and header they send. */
 public final class Api {
 
-    public static final ObjectMapper JSON = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
+    public static final ObjectMapper JSON = JsonFormat.configure(Jackson.newObjectMapper());
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 

@@ -6,7 +6,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.TestStack;
 import io.profilestore.users.UsersModel.Answer;

@@ -8,17 +8,17 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
-import io.profilestore.ProfileStoreConfiguration;
 import io.profilestore.change.LockTable;
 import io.profilestore.change.Origin;
 import io.profilestore.change.WritePathProbe;
+import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.core.UserOperationRecovery;
 import io.profilestore.core.UserService;
 import io.profilestore.postgres.PostgresUserJournal;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
-import io.profilestore.wiring.StoreAdapters;
+import io.profilestore.wiring.Wiring;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,9 +162,8 @@ class InterruptedOperationsIT {
         var config = TestStack.configuration();
         var backends = TestStack.backends();
         var metrics = new MetricRegistry();
-        var stores = new StoreAdapters(config, backends, metrics);
-        return new UserService(stores.profiles(), stores.changeRunner(WritePathProbe.NONE, () -> { }), journal(),
-                config.users);
+        var wiring = new Wiring(config, backends, metrics, Api.JSON);
+        return wiring.userService(wiring.changes(WritePathProbe.NONE, () -> { }));
     }
 
     private static PostgresUserJournal journal() {
