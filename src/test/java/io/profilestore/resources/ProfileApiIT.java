@@ -14,7 +14,6 @@ import io.profilestore.testing.TestStack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
@@ -28,7 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * One round trip of each change against the real stack (the stores, the outbox, the users they reach), and what only
  * the real stores can tell: the lock table's refusal at once, a batch of a hundred full documents. The rest of the
- * HTTP behaviour of one profile runs over the twins: {@link ProfileWritesTest}, {@link ConditionalWritesTest}.
+ * HTTP behaviour of profiles runs over the twins: {@link ProfileWritesTest}, {@link ConditionalWritesTest},
+ * {@link BatchCreateTest}, {@link BatchUpdateTest}.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ProfileApiIT {
@@ -186,20 +186,6 @@ class ProfileApiIT {
             }
             assertThat(uids).hasSize(3);
         }
-
-        @Test
-        void oneBadDocumentRefusesTheWholeBatch() {
-            long before = Stores.lastOutboxId();
-
-            assertProblem(api.batchCreate(batch(List.of("{\"n\": 0}", "[1, 2]"))), 400, "invalid-document");
-            assertProblem(api.batchCreate(batch(List.of("{\"n\": 0}", "null"))), 400, "invalid-document");
-            assertProblem(api.batchCreate("{\"profiles\": [{\"data\": {}}, null]}"), 400, "bad-request");
-            assertProblem(api.batchCreate("{\"profiles\": []}"), 400, "invalid-document");
-            assertProblem(api.batchCreate("{}"), 400, "bad-request");
-            assertProblem(api.batchCreate(batch(Collections.nCopies(101, "{}"))), 400, "invalid-document");
-
-            assertThat(Stores.lastOutboxId()).as("nothing was recorded").isEqualTo(before);
-        }
     }
 
     @Nested
@@ -235,54 +221,6 @@ class ProfileApiIT {
         }
 
         @Test
-        void oneStaleVersionAmongTenIs412AndChangesNone() {
-            var pids = tenProfiles();
-            var stalePid = pids.get(6);
-            assertThat(api.put(stalePid, etag(1), "{\"moved\": true}").status()).isEqualTo(200);
-            var before = pids.stream().map(pid -> Snapshot.of(api, pid)).toList();
-
-            var reply = api.batchUpdate(batch(pids, pid -> 1, "{\"batch\": \"b2\"}"));
-
-            assertProblem(reply, 412, "stale-version");
-            assertThat(reply.json().path("currentVersions").size()).isEqualTo(1);
-            assertThat(reply.json().path("currentVersions").path(stalePid.toString()).asLong()).isEqualTo(2);
-            assertThat(pids.stream().map(pid -> Snapshot.of(api, pid)).toList()).isEqualTo(before);
-        }
-
-        @Test
-        void oneLockedPidIs409AndChangesNone() {
-            var pids = tenProfiles();
-            var before = pids.stream().map(pid -> Snapshot.of(api, pid)).toList();
-            var holder = Stores.lockProfile(pids.get(3), Duration.ofSeconds(30));
-            try {
-                var reply = api.batchUpdate(batch(pids, pid -> 1, "{\"batch\": \"b3\"}"));
-
-                assertProblem(reply, 409, "locked");
-                assertThat(reply.json().path("locked").toString()).contains(pids.get(3).toString());
-                assertThat(pids.stream().map(pid -> Snapshot.of(api, pid)).toList()).isEqualTo(before);
-            } finally {
-                Stores.locks(Duration.ofSeconds(30)).release(holder);
-            }
-            // the other nine were never left locked: the same batch goes through now
-            assertThat(api.batchUpdate(batch(pids, pid -> 1, "{\"batch\": \"b3\"}")).status()).isEqualTo(200);
-        }
-
-        @Test
-        void anUnknownPidIs404AndChangesNone() {
-            var pids = new ArrayList<>(tenProfiles());
-            var before = pids.stream().map(pid -> Snapshot.of(api, pid)).toList();
-            var unknown = UUID.randomUUID();
-            var withUnknown = new ArrayList<>(pids);
-            withUnknown.add(unknown);
-
-            var reply = api.batchUpdate(batch(withUnknown, pid -> 1, "{\"batch\": \"b4\"}"));
-
-            assertProblem(reply, 404, "profile-not-found");
-            assertThat(reply.json().path("pids").toString()).contains(unknown.toString());
-            assertThat(pids.stream().map(pid -> Snapshot.of(api, pid)).toList()).isEqualTo(before);
-        }
-
-        @Test
         void aHundredFullSizeDocumentsGoInOneBatch() {
             var pids = new ArrayList<UUID>();
             for (int i = 0; i < 100; i++) {
@@ -294,22 +232,6 @@ class ProfileApiIT {
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             assertThat(api.get(pids.get(99)).json().path("data").path("blob").asText()).hasSize(60_000);
-        }
-
-        @Test
-        void refusesDuplicatesEmptyAndOversizedBatches() {
-            var pid = existing("{\"a\": 1}");
-            var before = Snapshot.of(api, pid);
-
-            assertProblem(api.batchUpdate(batch(List.of(pid, pid), p -> 1, "{}")), 400, "invalid-document");
-            assertProblem(api.batchUpdate("{\"updates\": []}"), 400, "invalid-document");
-            var many = new ArrayList<UUID>();
-            many.add(pid);
-            for (int i = 0; i < 100; i++) {
-                many.add(UUID.randomUUID());
-            }
-            assertProblem(api.batchUpdate(batch(many, p -> 1, "{}")), 400, "invalid-document");
-            assertThat(Snapshot.of(api, pid)).isEqualTo(before);
         }
     }
 }
