@@ -12,6 +12,7 @@ import io.profilestore.api.Problem;
 import io.profilestore.audit.AuditFilter;
 import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.RequestIds;
+import io.profilestore.change.Lease;
 import io.profilestore.change.OutboxRecord;
 import io.profilestore.change.WritePathProbe;
 import io.profilestore.core.Documents;
@@ -66,9 +67,31 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
     public final InMemoryLookUps lookUps = new InMemoryLookUps();
     public final InMemoryLookUps machineSearches = new InMemoryLookUps();
     private final ResourceExtension resources;
+    private volatile WritePathProbe probe = WritePathProbe.NONE;
 
     public ProfileApiOverTwins() {
-        var profiles = new ProfileService(stores.rows, stores.changeRunner(WritePathProbe.NONE),
+        var steps = new WritePathProbe() {
+            @Override
+            public void locked(Lease lease) {
+                probe.locked(lease);
+            }
+
+            @Override
+            public void committing(Lease lease) {
+                probe.committing(lease);
+            }
+
+            @Override
+            public void recorded(Lease lease) {
+                probe.recorded(lease);
+            }
+
+            @Override
+            public void written(Lease lease) {
+                probe.written(lease);
+            }
+        };
+        var profiles = new ProfileService(stores.rows, stores.changeRunner(steps),
                 new Documents(JSON, MAX_DOCUMENT_BYTES), MAX_BATCH_SIZE, MAX_PROFILES_PER_USER);
         resources = ResourceExtension.builder()
                 .setMapper(JSON)
@@ -86,6 +109,14 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
                 .addProvider(new WebApplicationExceptionMapper())
                 .addProvider(new UnexpectedExceptionMapper())
                 .build();
+    }
+
+    /**
+     * What the write path calls at each step of the changes from now on, until the test sets {@link WritePathProbe#NONE}
+     * again (in a finally: the stores live as long as the test class).
+     */
+    public void probe(WritePathProbe probe) {
+        this.probe = probe;
     }
 
     @Override
