@@ -112,6 +112,20 @@ class ProfileWritesTest {
         assertThat(API.get(pid).json().path("data").toString()).isEqualTo("{\"n\":" + number + "}");
     }
 
+    /** A merge patch is read by Jackson and applied by Jakarta JSON Processing: neither may round a number. */
+    @ParameterizedTest
+    @ValueSource(strings = {"0.1", "1.10", "12345678901234567890.123456789", "123456789012345678901234567890",
+            "-9223372036854775809"})
+    void aNumberAPatchSetsIsKeptExactlyBesideTheOnesItLeaves(String number) {
+        var pid = API.existing("{\"kept\": " + number + "}");
+
+        var patched = API.patch(pid, etag(1), "{\"set\": " + number + "}");
+
+        assertThat(patched.status()).as(patched.body()).isEqualTo(200);
+        assertThat(API.get(pid).json().path("data").toString())
+                .isEqualTo("{\"kept\":" + number + ",\"set\":" + number + "}");
+    }
+
     @Test
     void aReplaceWithTheCurrentVersionAnswersTheNextKeepingItsUserAndCreation() {
         var created = API.create("{\"a\": 1}").json();
