@@ -39,12 +39,18 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
     /** The look-ups of a machine that are recorded: its searches, which name people; not its reads by a known id. */
     private static final Set<String> SEARCHES = Set.of("GET /v1/search", SEARCH_IN_BODY, "GET /v1/profiles/{pid}/matches");
 
-    private final AuditGroupWriter lookUps;
-    private final MachineSearchWriter machineSearches;
-    private final AuditOutcomeWriter outcomes;
+    private final LookUpRecorder lookUps;
+    private final LookUpRecorder machineSearches;
+    private final ChangeOutcomes outcomes;
     private final Map<ResourceMethod, String> templates = new ConcurrentHashMap<>();
 
-    public AuditFilter(AuditGroupWriter lookUps, MachineSearchWriter machineSearches, AuditOutcomeWriter outcomes) {
+    /**
+     * @param lookUps         a person's look-ups, each recorded before its answer ({@link AuditGroupWriter})
+     * @param machineSearches a machine's searches, queued ({@link MachineSearchWriter})
+     * @param outcomes        the status each request's changes were answered with, off its path
+     *                        ({@link AuditOutcomeWriter})
+     */
+    public AuditFilter(LookUpRecorder lookUps, LookUpRecorder machineSearches, ChangeOutcomes outcomes) {
         this.lookUps = lookUps;
         this.machineSearches = machineSearches;
         this.outcomes = outcomes;
@@ -67,7 +73,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         AuditContext.clear();
         if (!changes.isEmpty()) {
             // the change's record is durable already; its outcome follows the answer, off its path
-            outcomes.record(changes, response.getStatus());
+            outcomes.recordOutcome(changes, response.getStatus());
         }
         // look-ups: reads, and searches sent in a body (changes are recorded on the write path)
         boolean lookUp = "GET".equals(request.getMethod()) || SEARCH_IN_BODY.equals(current == null ? null : current.action());

@@ -22,7 +22,7 @@ import javax.sql.DataSource;
  * written again (the outcome of a commit that went unanswered is unknown). Bounded everywhere: a full queue refuses
  * at once, and no look-up waits longer than {@code maxWait}, whatever PostgreSQL does.
  */
-public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending> {
+public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending> implements LookUpRecorder {
 
     /** Records per commit. */
     public static final String GROUP_SIZE = "audit.group-size";
@@ -75,6 +75,7 @@ public final class AuditGroupWriter extends QueueWriter<AuditGroupWriter.Pending
      *         {@code maxWait} (the record may then still be committed: the trail may show a look-up that was
      *         refused, never the other way round)
      */
+    @Override
     public void record(AuditEntry entry) {
         var pending = new Pending(entry, new CompletableFuture<>());
         if (!taking() || !queue(pending)) {

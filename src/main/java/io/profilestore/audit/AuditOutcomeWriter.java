@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * the answer. One thread writes what has queued, one statement per status. An outcome that cannot be written (the
  * queue full, PostgreSQL down) stays unknown in the trail, counted in {@code audit.failures}, as before.
  */
-public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Outcome> {
+public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Outcome> implements ChangeOutcomes {
 
     /** Outcomes waiting to be written now. */
     public static final String QUEUED = "audit.outcomes-queued";
@@ -42,7 +42,8 @@ public final class AuditOutcomeWriter extends QueueWriter<AuditOutcomeWriter.Out
     }
 
     /** Queues the status the caller of these changes was answered; returns at once. */
-    public void record(List<Long> recordIds, int status) {
+    @Override
+    public void recordOutcome(List<Long> recordIds, int status) {
         var outcome = new Outcome(List.copyOf(recordIds), status);
         if (!taking() || !offer(outcome)) {
             failures.mark();

@@ -2,7 +2,10 @@ package io.profilestore.audit;
 
 import java.util.List;
 
-/** Where the outcome of recorded changes goes once it is known: the port {@link AuditLog} implements. */
+/**
+ * Where the outcome of recorded changes goes once it is known: the port {@link AuditLog} implements, and
+ * {@link AuditOutcomeWriter}, which queues them for it off the request's path.
+ */
 @FunctionalInterface
 public interface ChangeOutcomes {
 

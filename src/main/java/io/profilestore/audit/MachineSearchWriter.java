@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * A commit that went unanswered may have landed, so the trail may show a machine's search twice; never none, but for
  * what a crash takes (what is queued and the group being written).
  */
-public final class MachineSearchWriter extends QueueWriter<AuditEntry> {
+public final class MachineSearchWriter extends QueueWriter<AuditEntry> implements LookUpRecorder {
 
     /** Records waiting for their group now. */
     public static final String QUEUED = "audit.machine-searches.queued";
@@ -67,6 +67,7 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> {
      *
      * @throws AuditUnavailableException when the queue is full or the service is stopping: the search is refused
      */
+    @Override
     public void record(AuditEntry entry) {
         if (!taking() || !offer(entry)) {
             refuse(taking() ? "the machine search audit queue is full" : "the audit writer is not taking records");

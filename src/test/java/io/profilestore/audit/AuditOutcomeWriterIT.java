@@ -18,7 +18,7 @@ class AuditOutcomeWriterIT {
         writer.stop();
         long failed = metrics.meter(AuditLog.FAILURES).getCount();
 
-        writer.record(List.of(1L, 2L), 200);
+        writer.recordOutcome(List.of(1L, 2L), 200);
 
         assertThat(metrics.meter(AuditLog.FAILURES).getCount()).isEqualTo(failed + 1);
         assertThat(metrics.getGauges().get(AuditOutcomeWriter.QUEUED).getValue()).isEqualTo(0);

@@ -10,7 +10,6 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PersonalData;
-import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.io.ByteArrayInputStream;
@@ -21,18 +20,16 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Bad input gets a clear application/problem+json 4xx and changes nothing: each case is sent at an existing
- * profile, which must read the same afterwards.
+ * Refused bodies on a real server: one naming a person is refused without reaching a log, the client still sending
+ * one hears the refusal, a chunked one is cut off, and the connection stays usable; each case is sent at an existing
+ * profile, which must read the same afterwards. The input checks themselves (bad JSON, documents, media types,
+ * identifiers, body limits) run over the twins in {@link ProfileInputTest}.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ProfileInputIT {
@@ -68,43 +65,17 @@ class ProfileInputIT {
         return "{\"blob\": \"" + "x".repeat(bytes) + "\"}";
     }
 
-    static String nested(int depth) {
-        return "[".repeat(depth) + "]".repeat(depth);
-    }
+    /**
+     * Jackson's own message would quote the input: the answer does not, and neither may any log of the real server
+     * (the scan of the run's logs looks for SECRET). The other input checks are in {@link ProfileInputTest}.
+     */
+    @Test
+    void aMalformedBodyNamingAPersonIsRefusedWithoutQuotingIt() {
+        var reply = api.send("PUT", "/v1/profiles/" + pid, "application/json", "{\"data\": {\"surname\": " + SECRET + "}",
+                Map.of("If-Match", etag(1)));
 
-    static Stream<Arguments> badChanges() {
-        return Stream.of(
-                Arguments.of("malformed JSON", "PUT", "application/json", "{\"data\": {\"surname\": " + SECRET + "}", 400, "malformed-json"),
-                Arguments.of("truncated JSON", "PUT", "application/json", "{\"data\": {", 400, "malformed-json"),
-                Arguments.of("data an array", "PUT", "application/json", "{\"data\": [1, 2]}", 400, "invalid-document"),
-                Arguments.of("data a string", "PUT", "application/json", "{\"data\": \"" + SECRET + "\"}", 400, "invalid-document"),
-                Arguments.of("data null", "PUT", "application/json", "{\"data\": null}", 400, "invalid-document"),
-                Arguments.of("data missing", "PUT", "application/json", "{}", 400, "invalid-document"),
-                Arguments.of("no body", "PUT", "application/json", "", 400, "bad-request"),
-                Arguments.of("body not an object", "PUT", "application/json", "[]", 400, "invalid-field"),
-                Arguments.of("unknown field", "PUT", "application/json", "{\"data\": {}, \"owner\": \"" + UUID.randomUUID() + "\"}", 400, "unknown-field"),
-                // a uid belongs to a create at this pid (If-None-Match: *); a replace does not move a profile
-                Arguments.of("uid in a replace", "PUT", "application/json", "{\"data\": {}, \"uid\": \"" + UUID.randomUUID() + "\"}", 400, "bad-request"),
-                Arguments.of("duplicate key", "PUT", "application/json", "{\"data\": {\"a\": 1, \"a\": 2}}", 400, "malformed-json"),
-                Arguments.of("nested too deep", "PUT", "application/json", "{\"data\": {\"deep\": " + nested(100) + "}}", 400, "malformed-json"),
-                Arguments.of("document over 64 KiB", "PUT", "application/json", "{\"data\": " + big(65_600) + "}", 413, "document-too-large"),
-                Arguments.of("body over the limit", "PUT", "application/json", "{\"data\": " + big(200_000) + "}", 413, "body-too-large"),
-                Arguments.of("text/plain", "PUT", "text/plain", "{\"data\": {}}", 415, "unsupported-media-type"),
-                Arguments.of("no content type", "PUT", null, "{\"data\": {}}", 415, "unsupported-media-type"),
-                Arguments.of("patch as application/json", "PATCH", "application/json", "{\"a\": 1}", 415, "unsupported-media-type"),
-                Arguments.of("patch not an object", "PATCH", "application/merge-patch+json", "\"" + SECRET + "\"", 400, "invalid-document"),
-                Arguments.of("patch null", "PATCH", "application/merge-patch+json", "null", 400, "invalid-document"),
-                Arguments.of("patch malformed", "PATCH", "application/merge-patch+json", "{\"a\": ", 400, "malformed-json"),
-                Arguments.of("patch grows past 64 KiB", "PATCH", "application/merge-patch+json", big(65_600), 413, "document-too-large"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badChanges")
-    void aBadChangeIsRefusedClearly(String name, String method, String contentType, String body, int status, String type) {
-        var reply = api.send(method, "/v1/profiles/" + pid, contentType, body, Map.of("If-Match", etag(1)));
-
-        assertProblem(reply, status, type);
-        assertThat(reply.body()).as("problems never echo the document").doesNotContain(SECRET);
+        assertProblem(reply, 400, "malformed-json");
+        assertThat(reply.body()).doesNotContain(SECRET);
     }
 
     @Test
@@ -145,36 +116,5 @@ class ProfileInputIT {
         assertThat(body.contentLength()).as("no Content-Length: sent chunked, so the limit applies while reading").isEqualTo(-1);
         assertThat(reply.statusCode()).isEqualTo(413);
         assertThat(reply.body()).contains("body-too-large");
-    }
-
-    @Test
-    void malformedIdentifiersAreA400() {
-        assertProblem(api.send("GET", "/v1/profiles/not-a-uuid", null, null, Map.of()), 400, "bad-request");
-        assertProblem(api.send("PUT", "/v1/profiles/12345", "application/json", "{\"data\": {}}", Map.of("If-Match", etag(1))),
-                400, "bad-request");
-        assertProblem(api.send("POST", "/v1/profiles", "application/json", "{\"uid\": \"nope\", \"data\": {}}", Map.of()),
-                400, "invalid-field");
-        assertProblem(api.send("PUT", "/v1/profiles/" + pid, "application/json", "{\"data\": {}}", Map.of("If-Match", "1")),
-                400, "bad-request");
-    }
-
-    @Test
-    void unknownProfilesRoutesAndMethodsAreClear() {
-        assertProblem(api.get(UUID.randomUUID()), 404, "profile-not-found");
-        assertProblem(api.send("GET", "/v1/nothing-here", null, null, Map.of()), 404, "not-found");
-        var wrongMethod = api.send("DELETE", "/v1/profiles", null, null, Map.of());
-        assertProblem(wrongMethod, 405, "method-not-allowed");
-        assertThat(wrongMethod.headers().firstValue("Allow")).hasValueSatisfying(allow -> assertThat(allow).contains("POST"));
-        assertProblem(api.send("GET", "/v1/profiles/" + pid, null, null, Map.of("Accept", "text/html")), 406, "not-acceptable");
-    }
-
-    @Test
-    void badCreatesCreateNothing() {
-        var uid = UUID.randomUUID();
-        assertProblem(api.send("POST", "/v1/profiles", "application/json", "{\"uid\": \"" + uid + "\", \"data\": [1]}", Map.of()),
-                400, "invalid-document");
-        assertProblem(api.send("POST", "/v1/profiles", "application/json", "{\"uid\": \"" + uid + "\", \"data\": " + big(70_000) + "}",
-                Map.of()), 413, "document-too-large");
-        assertThat(Stores.pidsOfUser(uid)).isEmpty();
     }
 }

@@ -1,0 +1,12 @@
+package io.profilestore.audit;
+
+/**
+ * Where {@link AuditFilter} records a look-up: {@link AuditGroupWriter} (a person's, committed before the answer) and
+ * {@link MachineSearchWriter} (a machine's searches, queued).
+ */
+@FunctionalInterface
+public interface LookUpRecorder {
+
+    /** @throws AuditUnavailableException when the look-up cannot be recorded: it is then not answered */
+    void record(AuditEntry entry);
+}
