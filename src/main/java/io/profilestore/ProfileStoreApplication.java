@@ -5,7 +5,6 @@ import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.jersey.setup.JerseyEnvironment;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.profilestore.admin.AdminTasks;
 import io.profilestore.api.JsonFormat;
@@ -50,10 +49,9 @@ import io.profilestore.indexer.ReconcileTask;
 import io.profilestore.limits.CallerBuckets;
 import io.profilestore.limits.RateLimitFeature;
 import io.profilestore.limits.RateLimitMetrics;
+import io.profilestore.resources.ApiProviders;
 import io.profilestore.resources.AuditResource;
-import io.profilestore.resources.BodyLimitFeature;
 import io.profilestore.resources.CallerResource;
-import io.profilestore.resources.ConditionalWriteChecks;
 import io.profilestore.resources.LoggedPathFilter;
 import io.profilestore.resources.MatchResource;
 import io.profilestore.resources.OpenApiResource;
@@ -62,13 +60,7 @@ import io.profilestore.resources.RequestMetrics;
 import io.profilestore.resources.SearchResource;
 import io.profilestore.resources.UnreadBodyFilter;
 import io.profilestore.resources.UserResource;
-import io.profilestore.resources.problems.ConstraintViolationMapper;
-import io.profilestore.resources.problems.DomainExceptionMapper;
-import io.profilestore.resources.problems.JsonExceptionMapper;
 import io.profilestore.resources.problems.ProblemErrorHandler;
-import io.profilestore.resources.problems.ProblemExceptionMapper;
-import io.profilestore.resources.problems.UnexpectedExceptionMapper;
-import io.profilestore.resources.problems.WebApplicationExceptionMapper;
 import io.profilestore.wiring.Wiring;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.servlet.DispatcherType;
@@ -188,11 +180,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         if (config.console.enabled) {
             Console.install(environment, config.console, config.auth.enabled);
         }
-        jersey.register(new BodyLimitFeature());
-        jersey.register(new ConditionalWriteChecks());
+        ApiProviders.requestChecks().forEach(jersey::register);
         environment.servlets().addFilter("unread-body", new UnreadBodyFilter())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
-        registerProblemMappers(jersey);
+        ApiProviders.problemMappers().forEach(jersey::register);
     }
 
     /** Every request gets an id and an audit record: look-ups grouped, machines' searches apart, outcomes later. */
@@ -210,15 +201,6 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.jersey().register(new RequestIds());
         environment.jersey().register(new AuditFilter(lookUps, machineSearches, outcomes));
         environment.jersey().register(new HeadRefusal());
-    }
-
-    private static void registerProblemMappers(JerseyEnvironment jersey) {
-        jersey.register(new ProblemExceptionMapper());
-        jersey.register(new ConstraintViolationMapper());
-        jersey.register(new DomainExceptionMapper());
-        jersey.register(new JsonExceptionMapper());
-        jersey.register(new WebApplicationExceptionMapper());
-        jersey.register(new UnexpectedExceptionMapper());
     }
 
     /** One health check per backing service; readiness asks Cassandra's quorum alone. */

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.testing.junit5.DropwizardExtension;
 import io.dropwizard.testing.junit5.ResourceExtension;
-import io.profilestore.ProfileStoreApplication;
+import io.profilestore.api.JsonFormat;
 import io.profilestore.api.Problem;
 import io.profilestore.audit.AuditFilter;
 import io.profilestore.audit.HeadRefusal;
@@ -19,15 +19,8 @@ import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
 import io.profilestore.core.ProfileSettings;
 import io.profilestore.core.UserSettings;
-import io.profilestore.resources.BodyLimitFeature;
-import io.profilestore.resources.ConditionalWriteChecks;
+import io.profilestore.resources.ApiProviders;
 import io.profilestore.resources.ProfileResource;
-import io.profilestore.resources.problems.ConstraintViolationMapper;
-import io.profilestore.resources.problems.DomainExceptionMapper;
-import io.profilestore.resources.problems.JsonExceptionMapper;
-import io.profilestore.resources.problems.ProblemExceptionMapper;
-import io.profilestore.resources.problems.UnexpectedExceptionMapper;
-import io.profilestore.resources.problems.WebApplicationExceptionMapper;
 import io.profilestore.twins.InMemoryLookUps;
 import io.profilestore.twins.InMemoryStores;
 import jakarta.ws.rs.client.ClientRequestFilter;
@@ -57,7 +50,7 @@ import java.util.UUID;
  */
 public final class ProfileApiOverTwins implements DropwizardExtension {
 
-    public static final ObjectMapper JSON = ProfileStoreApplication.configureJson(Jackson.newObjectMapper());
+    public static final ObjectMapper JSON = JsonFormat.configure(Jackson.newObjectMapper());
     public static final int MAX_DOCUMENT_BYTES = new ProfileSettings().maxDocumentBytes;
     public static final int MAX_BATCH_SIZE = new ProfileSettings().maxBatchSize;
     public static final int MAX_PROFILES_PER_USER = new UserSettings().maxProfilesPerUser;
@@ -93,22 +86,16 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
         };
         var profiles = new ProfileService(stores.rows, stores.changeRunner(steps),
                 new Documents(JSON, MAX_DOCUMENT_BYTES), MAX_BATCH_SIZE, MAX_PROFILES_PER_USER);
-        resources = ResourceExtension.builder()
+        var builder = ResourceExtension.builder()
                 .setMapper(JSON)
                 .setRegisterDefaultExceptionMappers(false)
                 .addProvider(new RequestIds())
                 .addProvider(new AuditFilter(lookUps, machineSearches, stores.audit))
                 .addProvider(new HeadRefusal())
-                .addResource(new ProfileResource(profiles))
-                .addProvider(new BodyLimitFeature())
-                .addProvider(new ConditionalWriteChecks())
-                .addProvider(new ProblemExceptionMapper())
-                .addProvider(new ConstraintViolationMapper())
-                .addProvider(new DomainExceptionMapper())
-                .addProvider(new JsonExceptionMapper())
-                .addProvider(new WebApplicationExceptionMapper())
-                .addProvider(new UnexpectedExceptionMapper())
-                .build();
+                .addResource(new ProfileResource(profiles));
+        ApiProviders.requestChecks().forEach(builder::addProvider);
+        ApiProviders.problemMappers().forEach(builder::addProvider);
+        resources = builder.build();
     }
 
     /**
