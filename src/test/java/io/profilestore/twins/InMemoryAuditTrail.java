@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The twin of the audit trail as the write path writes it: who changed which profiles, and how it ended. */
+/**
+ * The twin of the audit trail as the write path writes it: who changed which profiles, and how it ended.
+ * {@code contracts.RecordTransactionsContract} holds it to {@code audit.AuditLog}.
+ */
 public final class InMemoryAuditTrail implements AuditAppender {
 
     /** A change's record: who made it, which profiles, and its outcome once known (null: not yet). */
@@ -32,7 +35,7 @@ public final class InMemoryAuditTrail implements AuditAppender {
         if (origin.isRequest()) {
             origin.requestRecords().accept(record);
         } else {
-            outcomes.put(record, applied);
+            outcomes.putIfAbsent(record, applied); // once, as the trail appends it: a known outcome is never changed
         }
     }
 
