@@ -13,6 +13,7 @@ import java.util.UUID;
 /**
  * The twin of the audit trail's changes as the write path writes them (who changed which profiles, and how it
  * ended), and as the audit filter completes them (the status a request's changes were answered with).
+ * {@code contracts.RecordTransactionsContract} holds it to {@code audit.AuditLog}.
  */
 public final class InMemoryAuditTrail implements AuditAppender, ChangeOutcomes {
 
@@ -40,13 +41,13 @@ public final class InMemoryAuditTrail implements AuditAppender, ChangeOutcomes {
         if (origin.isRequest()) {
             origin.requestRecords().accept(record);
         } else {
-            outcomes.put(record, applied);
+            outcomes.putIfAbsent(record, applied); // once, as the trail appends it: a known outcome is never changed
         }
     }
 
     @Override
     public void recordOutcome(List<Long> ids, int status) {
-        ids.forEach(id -> statuses.put(id, status));
+        ids.forEach(id -> statuses.putIfAbsent(id, status)); // once, as the trail appends it
     }
 
     /** The committed records, each with its outcome and status as written so far. */

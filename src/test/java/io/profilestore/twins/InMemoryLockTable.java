@@ -11,22 +11,26 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * The lock table and the outbox in memory, for unit tests of the write path: all the entities or none, a taken one
- * refused at once, fences that only grow and exceed every earlier holder's. A change's journal (its audit record,
- * a merge's journal, what completes a change) needs PostgreSQL's transaction and is not run: no change is ever left to
- * complete here.
+ * The lock table in memory, for unit tests of the write path: all the entities or none, a taken one refused at once,
+ * fences that only grow and exceed every earlier holder's, and a lease that runs out when a test says so
+ * ({@link #runOut}); {@code contracts.LockTableContract} holds it to PostgreSQL. What completes a change
+ * ({@link UnsettledChanges}) is not kept: no change is ever left to complete here.
  */
 public final class InMemoryLockTable implements LockTable, UnsettledChanges {
 
     private final Map<String, UUID> holders = new HashMap<>();
     private final Map<String, Long> fences = new HashMap<>();
+    /** Entities whose holder's lease ran out ({@link #runOut}): free for others, still named for it. */
+    private final Set<String> ranOut = new HashSet<>();
     private long clockMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
 
     @Override
@@ -39,26 +43,39 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
         return acquireMore(new Lease(UUID.randomUUID(), List.of(), 0, System.nanoTime()), wanted);
     }
 
-    /** Nothing new to lock leaves the lease as it is; otherwise every entity it then holds shares a new fence. */
+    /**
+     * Nothing new to lock leaves the lease as it is; otherwise the new entities are taken, and they and every entity
+     * still the holder's share a new fence. What the holder lost stays with whoever took it.
+     */
     @Override
     public Lease acquireMore(Lease held, Collection<String> wanted) {
-        var entities = new TreeSet<>(held.entities());
-        if (!entities.addAll(wanted)) {
+        var more = new TreeSet<>(wanted);
+        more.removeAll(held.entities());
+        if (more.isEmpty()) {
             return held;
         }
-        var taken = wanted.stream().filter(entity -> !held.entities().contains(entity) && holders.containsKey(entity))
-                .distinct().sorted().toList();
+        var taken = more.stream().filter(entity -> !takeable(entity)).toList();
         if (!taken.isEmpty()) {
             throw new EntitiesLockedException(taken);
         }
+        var named = held.entities().stream().filter(entity -> held.holder().equals(holders.get(entity))).toList();
         long fence = ++clockMicros;
-        for (var entity : entities) {
+        for (var entity : more) {
             fence = Math.max(fence, fences.getOrDefault(entity, 0L) + 1);
         }
-        for (var entity : entities) {
+        for (var entity : named) {
+            fence = Math.max(fence, fences.get(entity) + 1);
+        }
+        for (var entity : more) {
             holders.put(entity, held.holder());
+            ranOut.remove(entity);
             fences.put(entity, fence);
         }
+        for (var entity : named) {
+            fences.put(entity, fence);
+        }
+        var entities = new TreeSet<>(held.entities());
+        entities.addAll(more);
         return new Lease(held.holder(), List.copyOf(entities), fence, held.acquiredNanos());
     }
 
@@ -77,13 +94,15 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
         mustHold(held);
     }
 
+    /** Frees what is still named for the holder (its lease run out or not); RELEASED if that was every lock. */
     @Override
     public Release release(Lease held) {
-        if (!ours(held)) {
-            return Release.NOT_OURS;
-        }
-        held.entities().forEach(holders::remove);
-        return Release.RELEASED;
+        var named = held.entities().stream().filter(entity -> held.holder().equals(holders.get(entity))).toList();
+        named.forEach(entity -> {
+            holders.remove(entity);
+            ranOut.remove(entity);
+        });
+        return named.size() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
     }
 
     @Override
@@ -132,6 +151,15 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
     /** Another request holds the entity. */
     public void heldByAnother(String entity) {
         holders.put(entity, UUID.randomUUID());
+        ranOut.remove(entity);
+    }
+
+    /**
+     * These locks of the holder run out, as when it is slower than its lease: any other request may take them, the
+     * holder can no longer renew them, and until another takes them they are still named for it.
+     */
+    public void runOut(Lease held) {
+        held.entities().stream().filter(entity -> held.holder().equals(holders.get(entity))).forEach(ranOut::add);
     }
 
     /** The lease of the holder of these entities runs out and another request takes them. */
@@ -144,17 +172,19 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
     }
 
     private void mustHold(Lease held) {
-        if (!ours(held)) {
+        if (!holds(held)) {
             throw new LeaseLostException("the locks ran out before the change was recorded", false);
         }
     }
 
-    /** Whether the holder still holds every lock of the lease. */
+    /** Whether the holder still holds every lock of the lease, none run out. */
     public boolean holds(Lease held) {
-        return ours(held);
+        return held.entities().stream()
+                .allMatch(entity -> held.holder().equals(holders.get(entity)) && !ranOut.contains(entity));
     }
 
-    private boolean ours(Lease held) {
-        return held.entities().stream().allMatch(entity -> held.holder().equals(holders.get(entity)));
+    /** Free, or held by a lease that ran out. */
+    private boolean takeable(String entity) {
+        return !holders.containsKey(entity) || ranOut.contains(entity);
     }
 }

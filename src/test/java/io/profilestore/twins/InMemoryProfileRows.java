@@ -5,6 +5,8 @@ import io.profilestore.change.ProfileRow;
 import io.profilestore.change.ProfileRows;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.UserRow;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,7 +20,8 @@ import java.util.UUID;
 
 /**
  * The tables of profiles and users in memory, for unit tests of the write path. Like Cassandra, a row written at an
- * older timestamp than the one it would replace loses (last write wins), and a row keeps its write timestamp.
+ * older timestamp than the one it would replace loses (last write wins), a row keeps its write timestamp, and its times
+ * keep milliseconds. {@code contracts.ProfileRowsContract} holds it to Cassandra.
  */
 public final class InMemoryProfileRows implements ProfileRows {
 
@@ -131,7 +134,7 @@ public final class InMemoryProfileRows implements ProfileRows {
                     : current.written() <= at;
             if (newer) {
                 profiles.put(written.pid(), new ProfileRow(written.pid(), written.uid(), written.recordedHome(),
-                        written.version(), written.data(), written.createdAt(), written.updatedAt(), at,
+                        written.version(), written.data(), millis(written.createdAt()), millis(written.updatedAt()), at,
                         written.writtenBy() != null ? written.writtenBy() : writer));
             }
         } else if (row instanceof RowWrite.OwnLink own) {
@@ -144,10 +147,11 @@ public final class InMemoryProfileRows implements ProfileRows {
             }
         } else if (row instanceof RowWrite.PutUser put) {
             var user = put.user();
-            putUser(new UserRow(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
-                    user.updatedAt(), at, user.writtenBy() != null ? user.writtenBy() : writer));
+            putUser(new UserRow(user.uid(), user.masterUid(), user.mergedInto(), user.version(),
+                    millis(user.createdAt()), millis(user.updatedAt()), at,
+                    user.writtenBy() != null ? user.writtenBy() : writer));
         } else if (row instanceof RowWrite.PutNewUser put) {
-            putUser(new UserRow(put.uid(), null, null, 1, put.at(), put.at(), at, writer));
+            putUser(new UserRow(put.uid(), null, null, 1, millis(put.at()), millis(put.at()), at, writer));
         } else if (row instanceof RowWrite.LinkProfile link) {
             link(new Link(link.uid(), link.pid()), true, at);
         } else if (row instanceof RowWrite.UnlinkProfile unlink) {
@@ -174,6 +178,11 @@ public final class InMemoryProfileRows implements ProfileRows {
     private boolean listed(Link link) {
         var stamped = links.getOrDefault(link.uid(), Map.of()).get(link.pid());
         return stamped != null && stamped.listed();
+    }
+
+    /** A time as a {@code timestamp} column keeps it: to the millisecond. */
+    private static Instant millis(Instant at) {
+        return at == null ? null : at.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** The same slices of any table's keys, however many: each key in exactly one. */

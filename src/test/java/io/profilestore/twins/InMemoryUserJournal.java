@@ -25,23 +25,26 @@ import java.util.function.Consumer;
  * The twin of the merge journal ({@code postgres.PostgresUserJournal} and {@code PostgresUserJournalHistory}): the
  * operations with their state, what each moved, and which sources each unmerge undoes, as the journal's tables hold
  * them. Journal entries apply at the commit of the change's transaction, like the rest of its record.
+ * {@code contracts.UserJournalContract} and {@code contracts.UserJournalHistoryContract} hold it to PostgreSQL.
  */
 public final class InMemoryUserJournal implements UserJournal, UserJournalHistory {
 
     private enum State { PENDING, APPLIED, ABANDONED }
 
-    /** An operation as the journal holds it; {@code seq} orders them as their recording did. */
+    /**
+     * An operation as the journal holds it; {@code seq} orders them as their recording did, and {@code recordedAt}
+     * is when that was (the commit of its transaction), as the console shows it.
+     */
     private static final class Entry {
         final Operation operation;
         final long seq;
-        final Instant recordedAt;
+        final Instant recordedAt = Instant.now();
         State state = State.PENDING;
         final Map<UUID, Move> moves = new TreeMap<>();
 
         Entry(Operation operation, long seq) {
             this.operation = operation;
             this.seq = seq;
-            this.recordedAt = Instant.ofEpochSecond(seq);
         }
     }
 
