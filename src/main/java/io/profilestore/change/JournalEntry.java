@@ -1,7 +1,7 @@
 package io.profilestore.change;
 
 /**
- * What a merge or an unmerge writes to its journal ({@code postgres.MergeJournal}) in the transaction that records
+ * What a merge or an unmerge writes to its journal ({@link UserJournal}) in the transaction that records
  * it: the recovery completes from the journal an operation whose write was not confirmed.
  */
 @FunctionalInterface

@@ -47,7 +47,8 @@ public interface ProfileRows {
 
     /**
      * Applies the writes of one change as one write at the given timestamp (microseconds, the change's fence), all
-     * or nothing, in the order given; returns once it is confirmed. Every profile row goes with its user's link to it
+     * or nothing; returns once it is confirmed. At one timestamp a delete wins over a write of the same row, whatever
+     * their order. Every profile row goes with its user's link to it
      * ({@link RowWrite.PutProfile}). The rows the change makes (no writer of their own yet) and its links say
      * {@code writer} wrote them ({@code written_by}); a row written again as it stands keeps its writer.
      *

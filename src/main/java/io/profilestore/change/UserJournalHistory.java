@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 /**
  * The merge journal read as history: what the console shows of a user's merges, and what check-tables compares the
  * users' table with ({@link UserJournal} writes it and reads what operations need). The port
- * {@code postgres.PostgresMergeHistory} implements.
+ * {@code postgres.PostgresUserJournalHistory} implements.
  */
 public interface UserJournalHistory {
 
