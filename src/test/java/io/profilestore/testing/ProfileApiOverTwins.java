@@ -18,11 +18,15 @@ import io.profilestore.change.WritePathProbe;
 import io.profilestore.core.Documents;
 import io.profilestore.core.ProfileService;
 import io.profilestore.core.ProfileSettings;
+import io.profilestore.core.UserHistory;
+import io.profilestore.core.UserService;
 import io.profilestore.core.UserSettings;
 import io.profilestore.resources.ApiProviders;
 import io.profilestore.resources.ProfileResource;
+import io.profilestore.resources.UserResource;
 import io.profilestore.twins.InMemoryLookUps;
 import io.profilestore.twins.InMemoryStores;
+import io.profilestore.twins.InMemoryUserJournal;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -32,13 +36,18 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
- * The profile API in memory, for the fast tier: the real {@link ProfileResource}, {@link ProfileService} and write
- * path over the twins of {@link InMemoryStores}, registered as {@code ProfileStoreApplication.run} registers them
+ * The profile and user API in memory, for the fast tier: the real {@link ProfileResource}, {@link ProfileService},
+ * {@link UserResource}, {@link UserService}, {@link UserHistory} and write path over the twins of {@link InMemoryStores}
+ * and an {@link InMemoryUserJournal} (built as {@code wiring.Wiring} builds them, profiles and users sharing one
+ * write path), registered as {@code ProfileStoreApplication.run} registers them
  * (request ids, the audit filter over twins of its writers, the HEAD refusal, body limits, the checks of conditional
  * writes, the problem mappers, and the JSON configuration), with the bundled configuration's limits and
  * Dropwizard's default exception mappers off as {@code server.registerDefaultExceptionMappers: false} has them.
@@ -56,13 +65,24 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
     public static final int MAX_PROFILES_PER_USER = new UserSettings().maxProfilesPerUser;
 
     public final InMemoryStores stores = new InMemoryStores();
+    /** The merge journal and its history, as PostgreSQL holds them. */
+    public final InMemoryUserJournal journal = new InMemoryUserJournal(stores.locks);
+    /** The limits of users and merges the API was built with. */
+    public final UserSettings users;
     /** A person's look-ups, which the audit filter records before the answer. */
     public final InMemoryLookUps lookUps = new InMemoryLookUps();
     public final InMemoryLookUps machineSearches = new InMemoryLookUps();
     private final ResourceExtension resources;
     private volatile WritePathProbe probe = WritePathProbe.NONE;
 
+    /** With the bundled configuration's limits of users and merges. */
     public ProfileApiOverTwins() {
+        this(new UserSettings());
+    }
+
+    /** With these limits of users and merges (a test of a limit sets it low). */
+    public ProfileApiOverTwins(UserSettings users) {
+        this.users = users;
         var steps = new WritePathProbe() {
             @Override
             public void locked(Lease lease) {
@@ -84,15 +104,18 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
                 probe.written(lease);
             }
         };
-        var profiles = new ProfileService(stores.rows, stores.changeRunner(steps),
-                new Documents(JSON, MAX_DOCUMENT_BYTES), MAX_BATCH_SIZE, MAX_PROFILES_PER_USER);
+        var changes = stores.changeRunner(steps);
+        var profiles = new ProfileService(stores.rows, changes, new Documents(JSON, MAX_DOCUMENT_BYTES), MAX_BATCH_SIZE,
+                users.maxProfilesPerUser);
         var builder = ResourceExtension.builder()
                 .setMapper(JSON)
                 .setRegisterDefaultExceptionMappers(false)
                 .addProvider(new RequestIds())
                 .addProvider(new AuditFilter(lookUps, machineSearches, stores.audit))
                 .addProvider(new HeadRefusal())
-                .addResource(new ProfileResource(profiles));
+                .addResource(new ProfileResource(profiles))
+                .addResource(new UserResource(new UserService(stores.rows, changes, journal, users),
+                        new UserHistory(stores.rows, journal, journal)));
         ApiProviders.requestChecks().forEach(builder::addProvider);
         ApiProviders.problemMappers().forEach(builder::addProvider);
         resources = builder.build();
@@ -202,6 +225,60 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
 
     public Reply batchUpdate(String body) {
         return send("POST", "/v1/profiles:batchUpdate", "application/json", body, Map.of());
+    }
+
+    /** {@code GET /v1/users/{uid}}, the uid as given (a malformed one too). */
+    public Reply user(Object uid) {
+        return send("GET", "/v1/users/" + uid, null, null, Map.of());
+    }
+
+    /** {@code GET /v1/users/{uid}/merges}. */
+    public Reply merges(Object uid) {
+        return send("GET", "/v1/users/" + uid + "/merges", null, null, Map.of());
+    }
+
+    /** {@code PUT /v1/profiles/{pid}/user}: moves the profile to this user. */
+    public Reply move(UUID pid, String ifMatch, UUID uid) {
+        return send("PUT", "/v1/profiles/" + pid + "/user", "application/json", "{\"uid\": \"" + uid + "\"}",
+                ifMatch(ifMatch));
+    }
+
+    /** {@code POST /v1/users/{uid}/merge} of these sources. */
+    public Reply merge(UUID target, UUID... sources) {
+        return send("POST", "/v1/users/" + target + "/merge", "application/json", "{\"sources\": ["
+                + Arrays.stream(sources).map(uid -> "\"" + uid + "\"").collect(Collectors.joining(", ")) + "]}",
+                Map.of());
+    }
+
+    /** {@code POST /v1/users/{uid}/unmerge} of one source. */
+    public Reply unmerge(UUID target, UUID source) {
+        return send("POST", "/v1/users/" + target + "/unmerge", "application/json",
+                "{\"source\": \"" + source + "\"}", Map.of());
+    }
+
+    /** {@code POST /v1/users/{uid}/unmerge} of a whole merge, by its id. */
+    public Reply unmergeById(UUID target, UUID mergeId) {
+        return send("POST", "/v1/users/" + target + "/unmerge", "application/json",
+                "{\"mergeId\": \"" + mergeId + "\"}", Map.of());
+    }
+
+    /** A new user holding {@code profiles} new profiles (at least one); its uid. */
+    public UUID userWith(int profiles) {
+        var first = create("{\"n\": 0}");
+        assertThat(first.status()).as(first.body()).isEqualTo(201);
+        var uid = UUID.fromString(first.json().path("uid").asText());
+        for (int i = 1; i < profiles; i++) {
+            var next = createFor(uid, "{\"n\": " + i + "}");
+            assertThat(next.status()).as(next.body()).isEqualTo(201);
+        }
+        return uid;
+    }
+
+    /** The pids a user's answer lists, in its order. */
+    public static List<UUID> pidsOf(Reply user) {
+        var pids = new ArrayList<UUID>();
+        user.json().path("profiles").forEach(profile -> pids.add(UUID.fromString(profile.path("pid").asText())));
+        return pids;
     }
 
     /** A new profile of this document; its pid. */
