@@ -143,27 +143,6 @@ class UsersIT {
     }
 
     @Test
-    void anUnmergeLeavesWhatMovedOrWasErasedSinceAndSaysSo() {
-        var a = user(1);
-        var b = user(3);
-        var d = user(1);
-        assertThat(api.merge(a.uid(), b.uid()).status()).isEqualTo(200);
-        assertThat(api.delete(b.pids().get(0), etag(2)).status()).isEqualTo(204);
-        assertThat(api.move(b.pids().get(1), etag(2), d.uid()).status()).isEqualTo(200);
-
-        var unmerged = api.unmerge(a.uid(), b.uid());
-
-        assertThat(unmerged.status()).as(unmerged.body()).isEqualTo(200);
-        assertThat(unmerged.json().path("restored").path(b.uid().toString()).get(0).asText()).isEqualTo(b.pids().get(2).toString());
-        var skipped = new ArrayList<String>();
-        unmerged.json().path("skipped").forEach(s -> skipped.add(s.path("pid").asText() + " " + s.path("reason").asText()));
-        assertThat(skipped).anyMatch(s -> s.startsWith(b.pids().get(0) + " erased"))
-                .anyMatch(s -> s.startsWith(b.pids().get(1) + " moved to user " + d.uid()));
-        assertThat(profilesOf(api.user(b.uid()))).containsExactly(b.pids().get(2));
-        assertThat(profilesOf(api.user(d.uid()))).contains(b.pids().get(1));
-    }
-
-    @Test
     void mergeChainsAreFollowedToTheirEnd() {
         var a = user(1);
         var b = user(1);
@@ -242,28 +221,6 @@ class UsersIT {
         assertThat(undo.path("restored")).extracting(JsonNode::asText).containsExactly(a.pids().get(0).toString());
         assertProblem(api.send("GET", "/v1/users/" + UUID.randomUUID() + "/merges", null, null, Map.of()), 404,
                 "user-not-found");
-    }
-
-    @Test
-    void aWholeMergeUndoneByItsIdShowsWhatWentBackToEachSource() {
-        var a = user(1);
-        var b = user(1);
-        var c = user(1);
-        var merged = api.merge(a.uid(), b.uid(), c.uid());
-        var unmerged = api.unmergeById(a.uid(), UUID.fromString(merged.json().path("mergeId").asText()));
-        assertThat(unmerged.status()).as(unmerged.body()).isEqualTo(200);
-
-        var undone = api.send("GET", "/v1/users/" + a.uid() + "/merges", null, null, Map.of()).json()
-                .path("merges").get(0).path("undone");
-
-        assertThat(undone).hasSize(2);
-        for (var undo : undone) {
-            var source = undo.path("source").asText();
-            var expected = source.equals(b.uid().toString()) ? b.pids().get(0) : c.pids().get(0);
-            assertThat(undo.path("unmergeId").asText()).isEqualTo(unmerged.json().path("unmergeId").asText());
-            assertThat(undo.path("restored")).extracting(JsonNode::asText).as("what went back to %s", source)
-                    .containsExactly(expected.toString());
-        }
     }
 
     @Test
