@@ -43,7 +43,7 @@ class MigrateCommandReportTest {
     }
 
     @Test
-    void aRunWithNothingToDoSaysEverythingIsUpToDate() {
+    void aRunThatChangesNothingSaysEverythingIsUpToDate() {
         String report = report(new ElasticsearchSchema.Result("profiles", "profiles-v3", Outcome.UNCHANGED));
 
         assertThat(report)

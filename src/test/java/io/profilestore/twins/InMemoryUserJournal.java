@@ -152,9 +152,9 @@ public final class InMemoryUserJournal implements UserJournal, UserJournalHistor
     @Override
     public Set<UUID> everMergedInto(UUID uid) {
         var below = new LinkedHashSet<UUID>(List.of(uid));
-        var todo = new ArrayList<>(List.of(uid));
-        while (!todo.isEmpty()) {
-            UUID at = todo.remove(todo.size() - 1);
+        var toVisit = new ArrayList<>(List.of(uid));
+        while (!toVisit.isEmpty()) {
+            UUID at = toVisit.remove(toVisit.size() - 1);
             for (var entry : operations.values()) {
                 if (entry.operation.kind() != Kind.MERGE || !entry.operation.target().equals(at)
                         || entry.state == State.ABANDONED) {
@@ -162,7 +162,7 @@ public final class InMemoryUserJournal implements UserJournal, UserJournalHistor
                 }
                 for (UUID source : entry.operation.sources()) {
                     if (!undoneByApplied(entry.operation.opId(), source) && below.add(source)) {
-                        todo.add(source);
+                        toVisit.add(source);
                     }
                 }
             }
