@@ -28,7 +28,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.stream.StreamSupport;
 
 /**
@@ -39,6 +40,9 @@ public class ProfileDao implements ProfileRows {
 
     private static final String PROFILE_COLUMNS =
             "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written, written_by";
+
+    /** Reads in flight at once for one call: well within the driver's 1,024 per connection, shared with requests. */
+    static final int READS_AT_ONCE = 256;
 
     private final CqlSession session;
     private final IdempotentWriter writer;
@@ -93,18 +97,8 @@ public class ProfileDao implements ProfileRows {
     /** Reads the profiles in parallel, one partition each (a multi-partition IN would load one coordinator). */
     @Override
     public Map<UUID, ProfileRow> findAll(Collection<UUID> pids) {
-        var reads = pids.stream()
-                .map(pid -> session.executeAsync(selectProfile.bind(pid).setIdempotent(true)))
-                .map(CompletionStage::toCompletableFuture)
-                .toList();
         var found = new HashMap<UUID, ProfileRow>();
-        for (CompletableFuture<AsyncResultSet> read : reads) {
-            Row row = await(read).one();
-            if (row != null) {
-                var profile = profile(row);
-                found.put(profile.pid(), profile);
-            }
-        }
+        readEach(pids, pid -> selectProfile.bind(pid), (pid, row) -> found.put(pid, profile(row)));
         return found;
     }
 
@@ -116,16 +110,8 @@ public class ProfileDao implements ProfileRows {
     /** Reads users in parallel, one partition each. */
     @Override
     public Map<UUID, UserRow> findUsers(Collection<UUID> uids) {
-        var reads = uids.stream()
-                .map(uid -> session.executeAsync(selectUser.bind(uid).setIdempotent(true)).toCompletableFuture())
-                .toList();
         var found = new HashMap<UUID, UserRow>();
-        for (var read : reads) {
-            Row row = await(read).one();
-            if (row != null) {
-                found.put(row.getUuid("uid"), user(row));
-            }
-        }
+        readEach(uids, uid -> selectUser.bind(uid), (uid, row) -> found.put(uid, user(row)));
         return found;
     }
 
@@ -169,17 +155,8 @@ public class ProfileDao implements ProfileRows {
     /** Which of these links exist, read in parallel. */
     @Override
     public Set<Link> existing(Collection<Link> links) {
-        var reads = new LinkedHashMap<Link, CompletableFuture<AsyncResultSet>>();
-        for (var link : links) {
-            reads.put(link, session.executeAsync(selectLink.bind(link.uid(), link.pid()).setIdempotent(true))
-                    .toCompletableFuture());
-        }
         var found = new HashSet<Link>();
-        reads.forEach((link, read) -> {
-            if (await(read).one() != null) {
-                found.add(link);
-            }
-        });
+        readEach(links, link -> selectLink.bind(link.uid(), link.pid()), (link, row) -> found.add(link));
         return found;
     }
 
@@ -293,6 +270,32 @@ public class ProfileDao implements ProfileRows {
         return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getUuid("home_uid"), row.getLong("version"),
                 row.getString("data"), row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"),
                 writtenBy(row));
+    }
+
+    /**
+     * Reads one row per key, {@link #READS_AT_ONCE} at a time, and hands over each key whose row exists. Unbounded,
+     * a few thousand keys (a reconcile after an outage) took every stream of the connection to a node, and the driver
+     * refused the rest as "no connection was available".
+     */
+    private <K> void readEach(Collection<K> keys, Function<K, BoundStatement> select, BiConsumer<K, Row> found) {
+        var batch = new LinkedHashMap<K, CompletableFuture<AsyncResultSet>>();
+        for (K key : keys) {
+            batch.put(key, session.executeAsync(select.apply(key).setIdempotent(true)).toCompletableFuture());
+            if (batch.size() == READS_AT_ONCE) {
+                collect(batch, found);
+            }
+        }
+        collect(batch, found);
+    }
+
+    private static <K> void collect(Map<K, CompletableFuture<AsyncResultSet>> batch, BiConsumer<K, Row> found) {
+        batch.forEach((key, read) -> {
+            Row row = await(read).one();
+            if (row != null) {
+                found.accept(key, row);
+            }
+        });
+        batch.clear();
     }
 
     private static AsyncResultSet await(CompletableFuture<AsyncResultSet> read) {
