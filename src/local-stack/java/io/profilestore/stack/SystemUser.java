@@ -71,8 +71,13 @@ final class SystemUser {
         try {
             Processes.run(Duration.ofSeconds(10), "id", "-u", user);
         } catch (IllegalStateException missing) {
-            Processes.run(Duration.ofSeconds(30), "useradd", "--system", "--no-create-home",
-                    "--shell", "/usr/sbin/nologin", user);
+            try {
+                Processes.run(Duration.ofSeconds(30), "useradd", "--system", "--no-create-home",
+                        "--shell", "/usr/sbin/nologin", user);
+            } catch (IllegalStateException refused) {
+                // another process (a second fork of the tests, starting its own stack) may have created it meanwhile
+                Processes.run(Duration.ofSeconds(10), "id", "-u", user);
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -122,9 +123,9 @@ class MigrateAuditOwnerIT {
 
     private Run migrate(Map<String, String> environment) throws Exception {
         Path log = Files.createTempFile("migrate-owner-", ".log");
-        var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", ChildClasspath.current(), ProfileStoreApplication.class.getName(), "migrate",
-                TestStack.configPath()).redirectErrorStream(true).redirectOutput(log.toFile());
+        var builder = new ProcessBuilder(ChildClasspath.javaCommand(ProfileStoreApplication.class.getName()))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.command().addAll(List.of("migrate", TestStack.configPath()));
         var env = new HashMap<>(TestStack.endpoints().environment());
         env.put("POSTGRES_URL", schemaUrl());
         env.putAll(environment);

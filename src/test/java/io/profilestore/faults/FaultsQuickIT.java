@@ -15,8 +15,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * past its lease and PostgreSQL killed (kill -9) under load, on a three-node cluster of its own, with a phase of mostly merges
  * and unmerges; nothing acknowledged is lost, no invariant is broken (every profile's and user's
  * final user explained by the history), every unknown outcome is settled, and the index ends equal to Cassandra.
- * It has a stack of its own, so it runs beside the other test classes (which run one at a time): the build's
- * longest test no longer adds its whole time to the build's.
+ * It has a stack of its own, so it runs beside the other test classes: in one fork while the others go on in theirs
+ * (the default), or beside the one-at-a-time classes of a single fork ({@code -Dit.forks=1}).
  */
 @Execution(ExecutionMode.CONCURRENT)
 class FaultsQuickIT {

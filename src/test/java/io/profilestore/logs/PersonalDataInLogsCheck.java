@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.profilestore.stack.StackMode;
 import io.profilestore.stack.StackSettings;
+import io.profilestore.testing.ForkedStacks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +40,12 @@ class PersonalDataInLogsCheck {
 
     @Test
     void noPersonalDataSentByTheTestsAppearsInAnyLog() throws IOException {
-        var sent = Files.readAllLines(TARGET.resolve("personal-data-sent.txt"), StandardCharsets.UTF_8);
+        var sent = new ArrayList<String>();
+        try (Stream<Path> files = Files.list(TARGET)) {
+            for (var file : files.filter(f -> f.getFileName().toString().matches("personal-data-sent-\\d+\\.txt")).toList()) {
+                sent.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+            }
+        }
         assertThat(sent).as("the tests sent personal data to look for").hasSizeGreaterThan(50);
         var values = new Values(sent);
 
@@ -64,10 +70,17 @@ class PersonalDataInLogsCheck {
         assertThat(logs).as("logs of the test run").isNotEmpty();
         var settings = StackSettings.fromEnvironment();
         if (settings.mode() == StackMode.LOCAL) {
-            var services = serviceLogs(settings.dir());
-            services.forEach((service, files) -> assertThat(files).as("logs of %s under %s", service, settings.dir())
-                    .isNotEmpty());
-            services.values().forEach(logs::addAll);
+            // each fork of the integration tests ran a stack of its own (ForkedStacks): every one's logs
+            for (int fork = 1; fork <= ForkedStacks.forks(); fork++) {
+                var dir = fork == 1 ? settings.dir() : Path.of(settings.dir() + "-fork" + fork);
+                if (fork > 1 && !Files.isDirectory(dir)) {
+                    continue; // a fork that ran no test of the stack
+                }
+                var services = serviceLogs(dir);
+                services.forEach((service, files) -> assertThat(files).as("logs of %s under %s", service, dir)
+                        .isNotEmpty());
+                services.values().forEach(logs::addAll);
+            }
         } else {
             System.out.printf("the backing services run in %s mode: their logs are not on this machine's disk%n",
                     settings.mode().name().toLowerCase(Locale.ROOT));

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -49,8 +48,7 @@ public final class ApplicationCommand {
      * beyond the basics, so that the configuration's defaults are what it gets.
      */
     public static Result runBare(Duration timeout, String... arguments) throws IOException, InterruptedException {
-        var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", ChildClasspath.current(), ProfileStoreApplication.class.getName()));
+        var command = ChildClasspath.javaCommand(ProfileStoreApplication.class.getName());
         command.addAll(List.of(arguments));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().keySet().retainAll(List.of("PATH", "HOME", "LANG"));
@@ -70,8 +68,7 @@ public final class ApplicationCommand {
 
     /** The same, with more in its environment. */
     public static Started start(Map<String, String> environment, String... arguments) throws IOException {
-        var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", ChildClasspath.current(), ProfileStoreApplication.class.getName()));
+        var command = ChildClasspath.javaCommand(ProfileStoreApplication.class.getName());
         command.addAll(List.of(arguments));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(TestStack.endpoints().environment());

@@ -18,7 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * connection takes its local port from: between the pick and the bind (a schema migration and two API starts, half
  * a minute in the fault suite, and again after each restart) a driver's connection may take it, and the process
  * that should bind it exits. CI once saw the fault suite's indexer exit so. These ports come from below that range,
- * from a band no fixed port of the local stacks uses, and no port is handed out twice in one JVM.
+ * from a band no fixed port of the local stacks uses, and no port is handed out twice in one JVM, nor by two forks
+ * of the integration tests (each takes its own share of the band).
  */
 public final class FreePorts {
 
@@ -34,12 +35,16 @@ public final class FreePorts {
     public static synchronized int next() {
         var random = ThreadLocalRandom.current();
         // a machine whose ephemeral range starts lower leaves no band that is safe: the band below it, at least 1,000
-        int high = Math.min(HIGH, ephemeralRange()[0]);
-        int low = Math.min(LOW, high - 1_000);
-        if (low < 1_024) {
-            throw new IllegalStateException("the kernel's ephemeral port range starts at " + high
+        int top = Math.min(HIGH, ephemeralRange()[0]);
+        int bottom = Math.min(LOW, top - 1_000);
+        if (bottom < 1_024) {
+            throw new IllegalStateException("the kernel's ephemeral port range starts at " + top
                     + ": no ports below it for the tests (sysctl net.ipv4.ip_local_port_range)");
         }
+        // each fork of the integration tests (ForkedStacks) its own share of the band: no port goes to two JVMs
+        int share = (top - bottom) / ForkedStacks.forks();
+        int low = bottom + share * (ForkedStacks.fork() - 1);
+        int high = low + share;
         for (int attempt = 0; attempt < 500; attempt++) {
             int port = random.nextInt(low, high);
             if (!HANDED_OUT.contains(port) && bindable(port)) {

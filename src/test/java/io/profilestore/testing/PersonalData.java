@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The personal data the tests send (names, phones, document numbers, e-mails), noted as it goes out, and written
- * to {@code target/personal-data-sent.txt} when the test JVM ends: the log scan that runs after the tests looks
- * for every one of them in the service's logs.
+ * to {@code target/personal-data-sent-<fork>.txt} when the test JVM ends (one file for each fork of the integration
+ * tests): the log scan that runs after the tests looks for every one of them in the service's logs.
  */
 public final class PersonalData {
 
@@ -124,7 +124,8 @@ public final class PersonalData {
 
     private static void write() {
         try {
-            Path file = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "personal-data-sent.txt");
+            Path file = Path.of(System.getProperty("profileStore.projectDir", "."), "target",
+                    "personal-data-sent-" + ForkedStacks.fork() + ".txt");
             Files.createDirectories(file.getParent());
             var sent = new TreeSet<>(SENT);
             sent.removeAll(PREFIXES);

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -55,9 +54,8 @@ public final class ServiceProcess implements AutoCloseable {
     public static ServiceProcess start(String appCommand, String clockOffset, Map<String, String> environment) throws IOException {
         int port = FreePorts.next();
         int adminPort = FreePorts.next();
-        var command = new ArrayList<String>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", ChildClasspath.current(), HoldingApplication.class.getName(),
-                appCommand, TestStack.configPath()));
+        var command = ChildClasspath.javaCommand(HoldingApplication.class.getName());
+        command.addAll(List.of(appCommand, TestStack.configPath()));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         var env = builder.environment();
         env.putAll(TestStack.endpoints().environment());

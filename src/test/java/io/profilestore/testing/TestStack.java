@@ -17,6 +17,7 @@ import io.profilestore.cli.MigrateCommand;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.stack.Endpoints;
 import io.profilestore.stack.Stack;
+import io.profilestore.stack.StackMode;
 import io.profilestore.stack.StackSettings;
 import java.net.URI;
 import java.sql.SQLException;
@@ -76,7 +77,13 @@ public final class TestStack {
             }
             if (stack == null) {
                 try {
-                    var started = Stack.start(StackSettings.fromEnvironment());
+                    var settings = StackSettings.fromEnvironment();
+                    if (ForkedStacks.fork() > 1 && settings.mode() == StackMode.EXTERNAL) {
+                        throw new IllegalStateException("services someone else runs (PROFILE_STORE_STACK=external) are"
+                                + " one stack for every fork of the tests, which would see each other's changes: run"
+                                + " them in one JVM, mvn verify -Dit.forks=1");
+                    }
+                    var started = Stack.start(settings);
                     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                         if (!keepRunningAtExit) {
                             started.close();
