@@ -10,20 +10,25 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * The lock table in memory, for unit tests of the write path: all the entities or none, a taken one refused at once,
  * fences that only grow and exceed every earlier holder's, and a lease that runs out when a test says so
- * ({@link #runOut}); {@code contracts.LockTableContract} holds it to PostgreSQL. What completes a change
- * ({@link UnsettledChanges}) is not kept: no change is ever left to complete here.
+ * ({@link #runOut}); {@code contracts.LockTableContract} holds it to PostgreSQL. The changes that may still land
+ * ({@link UnsettledChanges}) live beside the locks, as in PostgreSQL: kept at a record's commit, found by the next
+ * holder of one of their profiles, forgotten by a release after a confirmed write; {@code
+ * contracts.UnsettledChangesContract} holds that half to PostgreSQL.
  */
 public final class InMemoryLockTable implements LockTable, UnsettledChanges {
 
@@ -32,6 +37,12 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
     /** Entities whose holder's lease ran out ({@link #runOut}): free for others, still named for it. */
     private final Set<String> ranOut = new HashSet<>();
     private long clockMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+    /** The changes that may still land, by holder, in the order they were recorded. */
+    private final Map<UUID, Kept> unsettled = new LinkedHashMap<>();
+
+    /** One change that may still land: what {@link #of} answers, and when it was recorded and found in part. */
+    private record Kept(Unsettled change, Instant recordedAt, Instant partSince) {
+    }
 
     @Override
     public Duration lease() {
@@ -76,7 +87,8 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
         }
         var entities = new TreeSet<>(held.entities());
         entities.addAll(more);
-        return new Lease(held.holder(), List.copyOf(entities), fence, held.acquiredNanos());
+        return new Lease(held.holder(), List.copyOf(entities), fence, held.acquiredNanos(),
+                unsettledOn(held.holder(), more));
     }
 
     @Override
@@ -94,9 +106,17 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
         mustHold(held);
     }
 
-    /** Frees what is still named for the holder (its lease run out or not); RELEASED if that was every lock. */
+    /**
+     * Frees what is still named for the holder (its lease run out or not), and forgets what would complete its change
+     * (Cassandra confirmed it); RELEASED if that was every lock.
+     */
     @Override
     public Release release(Lease held) {
+        unsettled.remove(held.holder());
+        return releaseOnly(held);
+    }
+
+    private Release releaseOnly(Lease held) {
         var named = held.entities().stream().filter(entity -> held.holder().equals(holders.get(entity))).toList();
         named.forEach(entity -> {
             holders.remove(entity);
@@ -105,47 +125,73 @@ public final class InMemoryLockTable implements LockTable, UnsettledChanges {
         return named.size() == held.entities().size() ? Release.RELEASED : Release.NOT_OURS;
     }
 
+    /** Under the holder, replacing what it kept before (a settler's record, then its own). */
+    @Override
+    public void keep(RecordTransaction transaction, Lease held, Completion completion) {
+        var change = new Unsettled(held.holder(), List.copyOf(completion.pids()), held.fence(), null, null, completion);
+        InMemoryTransaction.write(transaction, () -> {
+            unsettled.remove(held.holder());
+            unsettled.put(held.holder(), new Kept(change, Instant.now(), null));
+        });
+    }
+
     @Override
     public Optional<Unsettled> of(UUID holder) {
-        return Optional.empty();
+        var kept = unsettled.get(holder);
+        if (kept == null) {
+            return Optional.empty();
+        }
+        var change = kept.change();
+        var partFor = kept.partSince() == null ? null : Duration.between(kept.partSince(), Instant.now());
+        return Optional.of(new Unsettled(holder, change.pids(), change.fence(), change.revokedFence(), partFor,
+                change.completion()));
     }
 
     @Override
     public void foundInPart(UUID holder) {
-        // of() finds no unsettled batch, so the core never gets here: a test that does has found a defect
-        throw new AssertionError("no batch is left unsettled in memory");
+        unsettled.computeIfPresent(holder, (h, kept) -> kept.partSince() != null ? kept
+                : new Kept(kept.change(), kept.recordedAt(), Instant.now()));
     }
 
     @Override
     public void revoke(RecordTransaction transaction, UUID holder, long fence) {
-        // of() finds no unsettled batch, so the core never gets here: a test that does has found a defect
-        throw new AssertionError("no batch is left unsettled in memory");
-    }
-
-    @Override
-    public void keep(RecordTransaction transaction, Lease held, Completion completion) {
-        // nothing is kept: no write of the twins' goes unconfirmed unless a test makes it, and then the test settles it
+        InMemoryTransaction.write(transaction, () -> unsettled.computeIfPresent(holder, (h, kept) -> {
+            var change = kept.change();
+            return new Kept(new Unsettled(h, change.pids(), change.fence(), fence, null, change.completion()),
+                    kept.recordedAt(), kept.partSince());
+        }));
     }
 
     @Override
     public List<List<UUID>> leftBehind(Duration age, int limit) {
-        return List.of();
+        var before = Instant.now().minus(age);
+        return unsettled.values().stream().filter(kept -> kept.recordedAt().isBefore(before))
+                .sorted(Comparator.comparing(Kept::recordedAt)).limit(limit).map(kept -> kept.change().pids()).toList();
     }
 
     @Override
     public Release releaseLeavingItToComplete(Lease held) {
-        return release(held);
+        return releaseOnly(held);
     }
 
     @Override
     public Release forget(Lease held) {
-        return release(held);
+        unsettled.remove(held.holder());
+        return releaseOnly(held);
     }
 
     @Override
     public void settled(UUID holder) {
-        // of() finds no change to complete, so the core never gets here: a test that does has found a defect
-        throw new AssertionError("no change is left to complete in memory");
+        unsettled.remove(holder);
+    }
+
+    /** The other holders with a change that may still land on a profile among these entities. */
+    private Set<UUID> unsettledOn(UUID holder, Collection<String> entities) {
+        var pids = entities.stream().filter(entity -> entity.startsWith("profile:"))
+                .map(entity -> UUID.fromString(entity.substring("profile:".length()))).collect(Collectors.toSet());
+        return unsettled.values().stream().map(Kept::change)
+                .filter(change -> !change.holder().equals(holder) && change.pids().stream().anyMatch(pids::contains))
+                .map(Unsettled::holder).collect(Collectors.toSet());
     }
 
     /** Another request holds the entity. */
