@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.awaitility.core.TerminalFailureException;
@@ -211,20 +209,10 @@ public final class LocalStack implements Stack {
                     .until(service::ready);
         } catch (TerminalFailureException exited) {
             // named now, not as the wait began: the files the service wrote while it failed
-            var named = new TerminalFailureException(exitedDuringStartUp(service));
+            var named = new TerminalFailureException(StartFailure.message(service));
             named.initCause(exited);
             throw named;
         }
-    }
-
-    /** What a start that failed says: the files in which the service said why, or that it wrote none. */
-    static String exitedDuringStartUp(LocalService service) {
-        var written = service.startLogs().stream().filter(Files::isRegularFile).map(Path::toString).toList();
-        if (written.isEmpty()) {
-            return service.name() + " exited during start-up and wrote no log (none of "
-                    + service.startLogs().stream().map(Path::toString).collect(Collectors.joining(", ")) + ")";
-        }
-        return service.name() + " exited during start-up; see " + String.join(" and ", written);
     }
 
     private void stopServicesStartedHere() {

@@ -30,10 +30,12 @@ class StartFailureMessageTest {
         Files.createDirectories(launcherLog.getParent());
         Files.writeString(launcherLog, "could not create the data folder: Permission denied\n");
 
-        String message = LocalStack.exitedDuringStartUp(node);
+        String message = StartFailure.message(node);
 
         assertThat(message).startsWith("elasticsearch exited during start-up").contains(launcherLog.toString());
         assertThat(message).as("no file that was never written is named").doesNotContain(node.log().toString());
+        assertThat(message).as("its last words, which outlive a stack folder CI deletes")
+                .contains("could not create the data folder: Permission denied");
     }
 
     /** The message is made when the service is seen to have failed, not when the wait for it began. */
@@ -88,7 +90,7 @@ class StartFailureMessageTest {
     void aServiceThatWroteNoLogAtAllSaysSoNamingWhereItWouldHaveWritten() {
         var node = new ElasticsearchNode(StackSettings.from(Map.of("PROFILE_STORE_STACK_DIR", stack.toString())));
 
-        String message = LocalStack.exitedDuringStartUp(node);
+        String message = StartFailure.message(node);
 
         assertThat(message).contains("wrote no log")
                 .contains(stack.resolve("elasticsearch/logs/launcher.log").toString());
