@@ -175,7 +175,10 @@ class ImportIT {
         Path file = file(lines);
         Path checkpoint = folder.resolve("profiles.ndjson.checkpoint");
 
-        var first = ApplicationCommand.start("import", TestStack.configPath(), "--ndjson", file.toString(), "--no-index");
+        // one write at a time: 10,000 take seconds, not the moment a loaded machine may take to see record 2,000
+        // (at 128 at once, a CI run saw the import end before the kill)
+        var first = ApplicationCommand.start("import", TestStack.configPath(), "--ndjson", file.toString(), "--no-index",
+                "--parallelism", "1");
         await("the import's checkpoint past record 2,000").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
                 .until(() -> done(checkpoint) >= 2_000);
         first.process().destroyForcibly(); // kill -9: no shutdown hook, no last save

@@ -83,7 +83,7 @@ public final class TestStack {
                                 + " one stack for every fork of the tests, which would see each other's changes: run"
                                 + " them in one JVM, mvn verify -Dit.forks=1");
                     }
-                    var started = Stack.start(settings);
+                    var started = new RecoveringStack(Stack.start(settings), () -> backends().cassandra());
                     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                         if (!keepRunningAtExit) {
                             started.close();
