@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * The profile index in Elasticsearch, as the indexer, the reconciler and search use it: it sends what they built
  * (documents, search requests) and reads what the index holds. Which queries a search makes is core's
- * ({@code core.search.SearchQuery}); which generation the alias names, the schema's ({@code schema.IndexAliases}).
+ * ({@code search.SearchQuery}); which generation the alias names, the schema's ({@code schema.IndexAliases}).
  * Every write carries the profile's version as external version, so a write of an older version than the index
  * holds is refused by Elasticsearch itself (409), whatever order writes arrive in.
  */

@@ -2,7 +2,7 @@ package io.profilestore.resources;
 
 import io.profilestore.api.MatchesResponse;
 import io.profilestore.auth.Role;
-import io.profilestore.core.search.MatchService;
+import io.profilestore.search.MatchService;
 import io.profilestore.limits.LimitedAsSearch;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;

@@ -10,7 +10,7 @@ import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
 import io.profilestore.audit.AuditContext;
 import io.profilestore.auth.Role;
-import io.profilestore.core.ProfileService;
+import io.profilestore.profiles.ProfileService;
 import io.profilestore.resources.problems.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;

@@ -1,7 +1,7 @@
 package io.profilestore.resources;
 
 import io.profilestore.api.SearchResponse;
-import io.profilestore.core.search.SearchService;
+import io.profilestore.search.SearchService;
 import io.profilestore.resources.problems.ProblemException;
 import io.profilestore.auth.Role;
 import jakarta.annotation.security.RolesAllowed;

@@ -1,8 +1,8 @@
 package io.profilestore.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.profilestore.core.search.SearchCriteria;
-import io.profilestore.core.search.SearchQuery;
+import io.profilestore.search.SearchCriteria;
+import io.profilestore.search.SearchQuery;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 

@@ -1,6 +1,6 @@
 package io.profilestore.bench;
 
-import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.search.NameNormalizer;
 import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -54,7 +54,7 @@ class GuardedLoggersTest {
             assertThat(context.getLogger(logger).getEffectiveLevel()).as(logger).isEqualTo(Level.INFO);
         }
         assertThat(held).contains("org.eclipse.jetty", "com.datastax");
-        assertThat(context.getLogger("io.profilestore.core").getEffectiveLevel()).isEqualTo(Level.DEBUG);
+        assertThat(context.getLogger("io.profilestore.users").getEffectiveLevel()).isEqualTo(Level.DEBUG);
         assertThat(context.getLogger("org.flywaydb").getEffectiveLevel()).isEqualTo(Level.WARN);
 
         var quiet = new LoggerContext();

@@ -13,12 +13,12 @@ class TaskParametersTest {
     void harmlessValuesAreShownAndOthersOnlyByName() {
         var parameters = new LinkedHashMap<String, String[]>();
         parameters.put("note", new String[] {"Иванов"});
-        parameters.put("logger", new String[] {"io.profilestore.core", "org.eclipse.jetty"});
+        parameters.put("logger", new String[] {"io.profilestore.users", "org.eclipse.jetty"});
         parameters.put("level", new String[] {"DEBUG"});
         parameters.put("dryRun", new String[] {"true"});
 
         assertThat(TaskParameters.described(parameters))
-                .isEqualTo("?dryRun=true&level=DEBUG&logger=io.profilestore.core&logger=org.eclipse.jetty&note");
+                .isEqualTo("?dryRun=true&level=DEBUG&logger=io.profilestore.users&logger=org.eclipse.jetty&note");
     }
 
     @Test

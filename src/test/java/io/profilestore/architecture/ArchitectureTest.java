@@ -53,7 +53,8 @@ class ArchitectureTest {
                         "io.profilestore.wiring..")
                 .layer("http").definedBy("io.profilestore.resources..", "io.profilestore.health..",
                         "io.profilestore.admin..", "io.profilestore.console..", "io.profilestore.limits..")
-                .layer("domain").definedBy("io.profilestore.core..", "io.profilestore.indexer..",
+                .layer("domain").definedBy("io.profilestore.profiles..", "io.profilestore.users..",
+                        "io.profilestore.tablecheck..", "io.profilestore.search..", "io.profilestore.indexer..",
                         "io.profilestore.importer..", "io.profilestore.audit..", "io.profilestore.auth..",
                         "io.profilestore.schema..")
                 .layer("adapters").definedBy("io.profilestore.cassandra..", "io.profilestore.postgres..",

@@ -2,7 +2,7 @@ package io.profilestore.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.search.NameNormalizer;
 import io.profilestore.testing.TestStack;
 import java.sql.SQLException;
 import java.util.UUID;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dropwizard.jackson.Jackson;
 import io.profilestore.api.JsonFormat;
-import io.profilestore.core.Documents;
+import io.profilestore.profiles.Documents;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
-import io.profilestore.core.search.NameNormalizer;
+import io.profilestore.search.NameNormalizer;
 import io.profilestore.events.ChangeEvent;
 import io.profilestore.events.EventTopology;
 import io.profilestore.testing.Api;

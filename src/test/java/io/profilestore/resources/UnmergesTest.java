@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.dropwizard.util.DataSize;
-import io.profilestore.core.UserSettings;
+import io.profilestore.users.UserSettings;
 import io.profilestore.testing.ProfileApiOverTwins;
 import io.profilestore.testing.ProfileApiOverTwins.Reply;
 import java.util.List;

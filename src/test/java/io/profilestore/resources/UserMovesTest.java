@@ -6,7 +6,7 @@ import static io.profilestore.testing.ProfileApiOverTwins.pidsOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import io.profilestore.core.UserSettings;
+import io.profilestore.users.UserSettings;
 import io.profilestore.testing.ProfileApiOverTwins;
 import java.util.Map;
 import java.util.UUID;

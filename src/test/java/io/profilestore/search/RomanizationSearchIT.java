@@ -7,8 +7,6 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
-import io.profilestore.core.search.RomanizationMisses;
-import io.profilestore.core.search.Romanizers;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.PersonalData;
 import io.profilestore.testing.SearchApi;

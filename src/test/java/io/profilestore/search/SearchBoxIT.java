@@ -9,7 +9,6 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
-import io.profilestore.core.search.NameNormalizer;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;

@@ -12,8 +12,6 @@ import io.profilestore.change.LockTable;
 import io.profilestore.change.Origin;
 import io.profilestore.change.WritePathProbe;
 import io.profilestore.config.ProfileStoreConfiguration;
-import io.profilestore.core.UserOperationRecovery;
-import io.profilestore.core.UserService;
 import io.profilestore.postgres.PostgresUserJournal;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.Stores;

@@ -2,7 +2,6 @@ package io.profilestore.users;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.profilestore.core.UserSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,9 +1,0 @@
-package io.profilestore.core;
-
-/** A request's content is well-formed JSON but not an acceptable profile change. */
-public class InvalidDocumentException extends RuntimeException {
-
-    public InvalidDocumentException(String message) {
-        super(message);
-    }
-}
