@@ -1,15 +1,17 @@
 package io.profilestore.stack;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** What the stack says of a service that exited while it started. */
 final class StartFailure {
+
+    /** How much of a log's end is read: enough for its last lines, never a whole multi-megabyte log. */
+    private static final int TAIL_BYTES = 64 * 1024;
 
     private StartFailure() {
     }
@@ -29,11 +31,17 @@ final class StartFailure {
         return message.toString();
     }
 
+    /** The end of a log, however large, and whatever bytes it holds (a bad one reads as a replacement character). */
     private static String lastLines(Path log, int count) {
-        try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
-            var all = lines.map(line -> line.length() > 400 ? line.substring(0, 400) + " ..." : line).toList();
-            return String.join("\n", all.subList(Math.max(0, all.size() - count), all.size()));
-        } catch (IOException | UncheckedIOException e) {
+        try (var file = new RandomAccessFile(log.toFile(), "r")) {
+            long from = Math.max(0, file.length() - TAIL_BYTES);
+            var bytes = new byte[(int) (file.length() - from)];
+            file.seek(from);
+            file.readFully(bytes);
+            var lines = new String(bytes, StandardCharsets.UTF_8).lines()
+                    .map(line -> line.length() > 400 ? line.substring(0, 400) + " ..." : line).toList();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
+        } catch (IOException e) {
             return "(unreadable: " + e.getMessage() + ")";
         }
     }

@@ -76,7 +76,11 @@ final class SystemUser {
                         "--shell", "/usr/sbin/nologin", user);
             } catch (IllegalStateException refused) {
                 // another process (a second fork of the tests, starting its own stack) may have created it meanwhile
-                Processes.run(Duration.ofSeconds(10), "id", "-u", user);
+                try {
+                    Processes.run(Duration.ofSeconds(10), "id", "-u", user);
+                } catch (IllegalStateException stillMissing) {
+                    throw refused; // useradd's own words say why
+                }
             }
         }
     }

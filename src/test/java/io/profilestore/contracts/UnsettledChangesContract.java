@@ -15,8 +15,10 @@ import io.profilestore.change.UnsettledChanges;
 import io.profilestore.change.UnsettledChanges.Completion;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +44,20 @@ abstract class UnsettledChangesContract {
     final UUID written = UUID.randomUUID();
     final UUID writer = UUID.randomUUID();
 
+    /** Every lease a case took: released after it, which forgets what it kept, so that no sweep completes it later. */
+    private final List<Lease> taken = new ArrayList<>();
+
+    @AfterEach
+    void releaseWhatTheCaseTook() {
+        taken.forEach(lease -> locks().release(lease));
+    }
+
+    private Lease take(List<String> entities) {
+        var lease = locks().acquire(entities);
+        taken.add(lease);
+        return lease;
+    }
+
     @Test
     void aKeptChangeIsFoundByItsHolderAndNamedToTheNextHolderOfOneOfItsProfiles() {
         var lease = lockAll();
@@ -57,18 +73,19 @@ abstract class UnsettledChangesContract {
 
         assertThat(unsettled().releaseLeavingItToComplete(lease)).isEqualTo(Release.RELEASED);
         assertThat(unsettled().of(lease.holder())).as("left to complete").isPresent();
-        var next = locks().acquire(List.of(LockTable.profile(moved)));
+        var next = take(List.of(LockTable.profile(moved)));
         assertThat(next.unsettledBy()).containsExactly(lease.holder());
-        var more = locks().acquireMore(locks().acquire(List.of(LockTable.user(UUID.randomUUID()))),
+        var more = locks().acquireMore(take(List.of(LockTable.user(UUID.randomUUID()))),
                 List.of(LockTable.profile(written)));
+        taken.add(more);
         assertThat(more.unsettledBy()).as("locks added to a holder's").containsExactly(lease.holder());
-        assertThat(locks().acquire(List.of(LockTable.profile(UUID.randomUUID()), LockTable.user(uid))).unsettledBy())
+        assertThat(take(List.of(LockTable.profile(UUID.randomUUID()), LockTable.user(uid))).unsettledBy())
                 .as("neither of its profiles").isEmpty();
 
         unsettled().settled(lease.holder());
         assertThat(unsettled().of(lease.holder())).isEmpty();
         locks().release(next);
-        assertThat(locks().acquire(List.of(LockTable.profile(moved))).unsettledBy()).isEmpty();
+        assertThat(take(List.of(LockTable.profile(moved))).unsettledBy()).isEmpty();
     }
 
     @Test
@@ -79,7 +96,7 @@ abstract class UnsettledChangesContract {
         assertThat(locks().release(lease)).isEqualTo(Release.RELEASED);
 
         assertThat(unsettled().of(lease.holder())).isEmpty();
-        assertThat(locks().acquire(List.of(LockTable.profile(written))).unsettledBy()).isEmpty();
+        assertThat(take(List.of(LockTable.profile(written))).unsettledBy()).isEmpty();
     }
 
     @Test
@@ -90,7 +107,7 @@ abstract class UnsettledChangesContract {
         assertThat(unsettled().forget(lease)).isEqualTo(Release.RELEASED);
 
         assertThat(unsettled().of(lease.holder())).isEmpty();
-        assertThat(locks().acquire(List.of(LockTable.profile(written), LockTable.profile(moved))).unsettledBy()).isEmpty();
+        assertThat(take(List.of(LockTable.profile(written), LockTable.profile(moved))).unsettledBy()).isEmpty();
         assertThat(unsettled().forget(lease)).as("the locks are another's now").isEqualTo(Release.NOT_OURS);
     }
 
@@ -145,7 +162,7 @@ abstract class UnsettledChangesContract {
     void changesLeftBehindAreListedOldestFirst() {
         var first = lockAll();
         transactions().inOne(tx -> unsettled().keep(tx, first, completion(first)));
-        var second = locks().acquire(List.of(LockTable.profile(UUID.randomUUID())));
+        var second = take(List.of(LockTable.profile(UUID.randomUUID())));
         var secondPid = UUID.fromString(second.entities().get(0).substring("profile:".length()));
         transactions().inOne(tx -> unsettled().keep(tx, second,
                 new Completion(List.of(), List.of(OutboxRecord.profile(secondPid, 1, second.fence())), writer)));
@@ -161,7 +178,7 @@ abstract class UnsettledChangesContract {
 
     /** A change's locks: two profiles and their user. */
     private Lease lockAll() {
-        return locks().acquire(List.of(LockTable.profile(written), LockTable.profile(moved), LockTable.user(uid)));
+        return take(List.of(LockTable.profile(written), LockTable.profile(moved), LockTable.user(uid)));
     }
 
     /** What a change of two profiles keeps: one written whole, another linked to the user, both recorded. */

@@ -38,6 +38,18 @@ class StartFailureMessageTest {
                 .contains("could not create the data folder: Permission denied");
     }
 
+    /** A log that holds a byte no UTF-8 reader accepts (a node's binary dump, say) is still quoted. */
+    @Test
+    void aLogWithBytesThatAreNoTextIsQuotedAllTheSame() throws IOException {
+        var node = new ElasticsearchNode(StackSettings.from(Map.of("PROFILE_STORE_STACK_DIR", stack.toString())));
+        Path launcherLog = stack.resolve("elasticsearch/logs/launcher.log");
+        Files.createDirectories(launcherLog.getParent());
+        Files.write(launcherLog, new byte[] {'b', 'a', 'd', ' ', (byte) 0xC3, (byte) 0x28, '\n'});
+        Files.writeString(launcherLog, "fatal: the port is taken\n", java.nio.file.StandardOpenOption.APPEND);
+
+        assertThat(StartFailure.message(node)).contains("fatal: the port is taken").doesNotContain("unreadable");
+    }
+
     /** The message is made when the service is seen to have failed, not when the wait for it began. */
     @Test
     void aServiceIsReportedWithTheLogItWroteWhileItFailed() {
