@@ -58,6 +58,9 @@ auth:
 
 profiles:
   lockLease: {{ $c.profiles.lockLease }}
+
+history:
+  retention: {{ $c.history.retention }}
 {{- with $c.limits }}
 
 limits:

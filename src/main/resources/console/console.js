@@ -334,6 +334,7 @@
   // ---- a profile --------------------------------------------------------------------------------------------
   let opened = null;   // { pid, uid, version }
   let matches = null;  // its possible duplicates (matches.js), made at start, once the page is there
+  let versions = null; // its versions (versions.js), read when asked for
 
   async function openProfile(pid) {
     show("profile");
@@ -342,6 +343,7 @@
     try {
       const profile = await api("GET", "/v1/profiles/" + encodeURIComponent(pid));
       showProfile(profile.json);
+      versions.reset(profile.json.pid);
       say("");
       $("profile-title").focus();
       await showUser(profile.json.uid);
@@ -556,6 +558,7 @@
   async function start() {
     translatePage();
     matches = window.ConsoleMatches({ $, api, t, may, say, fail, lang: () => lang, reopen: () => openProfile(opened.pid) });
+    versions = window.ConsoleVersions({ $, api, t, fail });
     $("lang").addEventListener("click", () => {
       lang = lang === "ru" ? "en" : "ru";
       localStorage.setItem(LANG, lang);
@@ -563,6 +566,7 @@
       if (shown) render(shown);
       if (merges) renderHistory();
       matches.render();
+      versions.render();
     });
     $("sign-in-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -4,6 +4,8 @@ import io.profilestore.api.MatchesResponse;
 import io.profilestore.api.MergeHistory;
 import io.profilestore.api.Problem;
 import io.profilestore.api.Profile;
+import io.profilestore.api.ProfileVersion;
+import io.profilestore.api.ProfileVersions;
 import io.profilestore.api.SearchResponse;
 import io.profilestore.api.User;
 import io.profilestore.auth.Caller;
@@ -163,6 +165,12 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         if (entity instanceof SearchResponse search) {
             return search.items().stream().map(SearchResponse.Item::pid).toList();
+        }
+        if (entity instanceof ProfileVersions versions) {
+            return List.of(versions.pid());
+        }
+        if (entity instanceof ProfileVersion version) {
+            return List.of(version.pid());
         }
         if (entity instanceof AuditPage page) {
             return page.shown();

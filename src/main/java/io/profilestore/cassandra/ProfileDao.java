@@ -15,7 +15,9 @@ import io.profilestore.change.ProfileRows;
 import io.profilestore.change.ProfileRows.Link;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.UserRow;
+import io.profilestore.change.VersionKind;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -39,7 +41,10 @@ import java.util.stream.StreamSupport;
 public class ProfileDao implements ProfileRows {
 
     private static final String PROFILE_COLUMNS =
-            "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written, written_by";
+            "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written, written_by, kind";
+    /** A version of the history, read as a profile's row ({@link #version}). */
+    static final String VERSION_COLUMNS =
+            "pid, uid, version, data, created_at, changed_at, WRITETIME(changed_at) AS written, written_by, kind";
 
     /** Reads in flight at once for one call: well within the driver's 1,024 per connection, shared with requests. */
     static final int READS_AT_ONCE = 256;
@@ -50,19 +55,17 @@ public class ProfileDao implements ProfileRows {
     private final PreparedStatement selectUser;
     private final PreparedStatement scanUsers;
     private final PreparedStatement selectUserProfiles;
-    private final PreparedStatement upsertUser;
     private final PreparedStatement scanProfiles;
-    private final PreparedStatement insertProfile;
-    private final PreparedStatement insertUser;
-    private final PreparedStatement insertUserProfile;
-    private final PreparedStatement deleteProfile;
-    private final PreparedStatement deleteUserProfile;
     private final PreparedStatement scanLinks;
     private final PreparedStatement selectLink;
+    private final PreparedStatement selectNewestVersion;
+    private final RowStatements statements;
 
-    public ProfileDao(CqlSession session, String keyspace, IdempotentWriter writer) {
+    /** @param retention how long the history keeps a version after it was replaced ({@code history.retention}) */
+    public ProfileDao(CqlSession session, String keyspace, IdempotentWriter writer, Duration retention) {
         this.session = session;
         this.writer = writer;
+        this.statements = new RowStatements(session, keyspace, retention);
         this.selectProfile = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace + ".profile WHERE pid = ?");
         this.scanProfiles = session.prepare("SELECT " + PROFILE_COLUMNS + " FROM " + keyspace
                 + ".profile WHERE token(pid) > ? AND token(pid) <= ?");
@@ -72,21 +75,18 @@ public class ProfileDao implements ProfileRows {
         this.scanUsers = session.prepare("SELECT " + userColumns + " FROM " + keyspace
                 + ".persons WHERE token(uid) > ? AND token(uid) <= ?");
         this.selectUserProfiles = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ?");
-        this.upsertUser = session.prepare("INSERT INTO " + keyspace
-                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at, written_by)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)");
-        this.insertProfile = session.prepare("INSERT INTO " + keyspace
-                + ".profile (pid, uid, home_uid, version, data, created_at, updated_at, written_by)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-        this.insertUser = session.prepare("INSERT INTO " + keyspace
-                + ".persons (uid, master_uid, merged_into, version, created_at, updated_at, written_by)"
-                + " VALUES (?, null, null, ?, ?, ?, ?)");
-        this.insertUserProfile = session.prepare("INSERT INTO " + keyspace + ".uid_pid (uid, pid, written_by) VALUES (?, ?, ?)");
-        this.deleteProfile = session.prepare("DELETE FROM " + keyspace + ".profile WHERE pid = ?");
-        this.deleteUserProfile = session.prepare("DELETE FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
         this.scanLinks = session.prepare("SELECT uid, pid FROM " + keyspace
                 + ".uid_pid WHERE token(uid) > ? AND token(uid) <= ?");
         this.selectLink = session.prepare("SELECT pid FROM " + keyspace + ".uid_pid WHERE uid = ? AND pid = ?");
+        this.selectNewestVersion = session.prepare("SELECT " + VERSION_COLUMNS + " FROM " + keyspace
+                + ".profile_version WHERE pid = ? LIMIT 1");
+    }
+
+    @Override
+    public Map<UUID, ProfileRow> newestVersions(Collection<UUID> pids) {
+        var found = new HashMap<UUID, ProfileRow>();
+        readEach(pids, pid -> selectNewestVersion.bind(pid), (pid, row) -> found.put(pid, version(row)));
+        return found;
     }
 
     @Override
@@ -182,22 +182,36 @@ public class ProfileDao implements ProfileRows {
     @Override
     public void apply(List<RowWrite> writes, long timestampMicros, UUID writtenBy) {
         var all = withOwnLinks(writes);
-        if (all.size() == 2 && all.get(0) instanceof RowWrite.PutProfile && all.get(1) instanceof RowWrite.OwnLink link) {
-            // a row alone (a put, a patch): its link names the user the row names before and after, so it goes first,
-            // on its own, and no batchlog is needed; should the row then not be written, a link that was right stays
+        var link = all.stream().filter(RowWrite.OwnLink.class::isInstance).map(RowWrite.OwnLink.class::cast).toList();
+        if (link.size() == 1 && all.size() <= 3 && onePartition(all, link.get(0).row().pid())) {
+            // a row alone (a put, a patch) with its version: its link names the user the row names before and after, so
+            // it goes first, on its own, and no batchlog is needed; should the row then not be written, a link that was
+            // right stays. The row and its version share a partition key: one mutation, applied whole on each replica
             try {
-                writer.execute(statementOf(link, writtenBy).setQueryTimestamp(timestampMicros).setIdempotent(true));
+                writer.execute(statements.of(link.get(0), writtenBy).get(0).setQueryTimestamp(timestampMicros)
+                        .setIdempotent(true));
             } catch (CassandraUnavailableException e) {
                 throw new CassandraUnavailableException("the profile was not written: " + e.getMessage(), e, false);
             }
-            writer.execute(statementOf(all.get(0), writtenBy).setQueryTimestamp(timestampMicros).setIdempotent(true));
+            var row = all.stream().filter(write -> !(write instanceof RowWrite.OwnLink))
+                    .flatMap(write -> statements.of(write, writtenBy).stream()).toList();
+            writer.execute(batch(DefaultBatchType.UNLOGGED, row).setQueryTimestamp(timestampMicros).setIdempotent(true));
             return;
         }
-        var statements = all.stream().map(write -> statementOf(write, writtenBy)).toList();
-        Statement<?> write = statements.size() == 1
-                ? statements.get(0)
-                : BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(BoundStatement[]::new));
-        writer.execute(write.setQueryTimestamp(timestampMicros).setIdempotent(true));
+        var each = all.stream().flatMap(write -> statements.of(write, writtenBy).stream()).toList();
+        writer.execute(batch(DefaultBatchType.LOGGED, each).setQueryTimestamp(timestampMicros).setIdempotent(true));
+    }
+
+    /** Whether every write but the own link is of one profile's partition (its row, its history). */
+    private static boolean onePartition(List<RowWrite> writes, UUID pid) {
+        return writes.stream().allMatch(write -> write instanceof RowWrite.OwnLink
+                || write instanceof RowWrite.PutProfile put && put.row().pid().equals(pid)
+                || write instanceof RowWrite.RecordVersion version && version.version().pid().equals(pid));
+    }
+
+    private static Statement<?> batch(DefaultBatchType type, List<BoundStatement> statements) {
+        return statements.size() == 1 ? statements.get(0)
+                : BatchStatement.newInstance(type, statements.toArray(BoundStatement[]::new));
     }
 
     /**
@@ -217,45 +231,6 @@ public class ProfileDao implements ProfileRows {
         return all;
     }
 
-    /** Every column of a row is bound, so that the newest write wins whole. */
-    private BoundStatement statementOf(RowWrite write, UUID writer) {
-        if (write instanceof RowWrite.PutProfile put) {
-            var row = put.row();
-            return insertProfile.bind(row.pid(), row.uid(), row.recordedHome(), row.version(), row.data(),
-                    row.createdAt(), row.updatedAt(), writerOf(row.writtenBy(), writer));
-        }
-        if (write instanceof RowWrite.EraseProfile erase) {
-            return deleteProfile.bind(erase.pid());
-        }
-        if (write instanceof RowWrite.PutUser put) {
-            var user = put.user();
-            return upsertUser.bind(user.uid(), user.masterUid(), user.mergedInto(), user.version(), user.createdAt(),
-                    user.updatedAt(), writerOf(user.writtenBy(), writer));
-        }
-        if (write instanceof RowWrite.PutNewUser put) {
-            return insertUser.bind(put.uid(), 1L, put.at(), put.at(), writer);
-        }
-        if (write instanceof RowWrite.LinkProfile link) {
-            return insertUserProfile.bind(link.uid(), link.pid(), writer);
-        }
-        if (write instanceof RowWrite.OwnLink own) {
-            return insertUserProfile.bind(own.row().uid(), own.row().pid(), writerOf(own.row().writtenBy(), writer));
-        }
-        if (write instanceof RowWrite.UnlinkProfile unlink) {
-            return deleteUserProfile.bind(unlink.uid(), unlink.pid());
-        }
-        // RowWrite is sealed; Java 17 cannot check a chain of instanceof for exhaustiveness
-        throw new IllegalArgumentException("no statement for " + write.getClass());
-    }
-
-    /**
-     * The writer a row is written with: the change's for a row it makes (none of its own yet), its own for a row written
-     * again as it stands ({@link ProfileRow#NO_WRITER}, none, for a row from before {@code written_by} was kept).
-     */
-    private static UUID writerOf(UUID own, UUID change) {
-        return own == null ? change : ProfileRow.NO_WRITER.equals(own) ? null : own;
-    }
-
     private static UUID writtenBy(Row row) {
         UUID writer = row.getUuid("written_by");
         return writer == null ? ProfileRow.NO_WRITER : writer;
@@ -266,10 +241,17 @@ public class ProfileDao implements ProfileRows {
                 row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"), writtenBy(row));
     }
 
+    /** A version of the history as a profile's row: its user is its home (the history keeps no home). */
+    static ProfileRow version(Row row) {
+        return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getUuid("uid"), row.getLong("version"),
+                row.getString("data"), row.getInstant("created_at"), row.getInstant("changed_at"), row.getLong("written"),
+                writtenBy(row), VersionKind.of(row.getString("kind")));
+    }
+
     private static ProfileRow profile(Row row) {
         return new ProfileRow(row.getUuid("pid"), row.getUuid("uid"), row.getUuid("home_uid"), row.getLong("version"),
                 row.getString("data"), row.getInstant("created_at"), row.getInstant("updated_at"), row.getLong("written"),
-                writtenBy(row));
+                writtenBy(row), row.getString("kind") == null ? null : VersionKind.of(row.getString("kind")));
     }
 
     /**

@@ -15,6 +15,17 @@ public interface ProfileRows {
 
     Optional<ProfileRow> find(UUID pid);
 
+    /**
+     * The newest version of the profile its history keeps ({@code profile_version}): the current one, or an erase's (no
+     * data) when it was erased, or none.
+     */
+    default Optional<ProfileRow> newestVersion(UUID pid) {
+        return Optional.ofNullable(newestVersions(List.of(pid)).get(pid));
+    }
+
+    /** {@link #newestVersion} of each of these pids, by pid; a pid whose history keeps nothing is left out. */
+    Map<UUID, ProfileRow> newestVersions(Collection<UUID> pids);
+
     /** The profiles found of these pids, by pid; a pid without a row is left out. */
     Map<UUID, ProfileRow> findAll(Collection<UUID> pids);
 

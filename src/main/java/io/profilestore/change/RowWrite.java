@@ -19,6 +19,28 @@ public sealed interface RowWrite {
     record PutProfile(ProfileRow row) implements RowWrite {
     }
 
+    /**
+     * A version of a profile goes into its history ({@code profile_version}), with the version it replaces (null: none,
+     * a create) written again to expire after the history's retention. The change writes it beside the profile's row (or
+     * its erase), at the same fence: a version a late write makes loses wherever its row does.
+     */
+    record RecordVersion(ProfileRow version, ProfileRow replaced) implements RowWrite {
+    }
+
+    /**
+     * A version of a profile leaves its history: one that the batch of an abandoned operation may still bring, written
+     * away above that batch's fence.
+     */
+    record ForgetVersion(UUID pid, long version) implements RowWrite {
+    }
+
+    /**
+     * Every version of a profile leaves its history (the right to erasure): the partition goes, and a late write of a
+     * version, below this write's fence, stays gone.
+     */
+    record PurgeVersions(UUID pid) implements RowWrite {
+    }
+
     /** A profile's row goes (its place in its user's list is {@link UnlinkProfile}, a write of its own). */
     record EraseProfile(UUID pid) implements RowWrite {
     }

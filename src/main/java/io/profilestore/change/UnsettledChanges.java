@@ -40,6 +40,12 @@ public interface UnsettledChanges {
                     pids.add(link.pid());
                 } else if (write instanceof RowWrite.UnlinkProfile unlink) {
                     pids.add(unlink.pid());
+                } else if (write instanceof RowWrite.RecordVersion version) {
+                    pids.add(version.version().pid());
+                } else if (write instanceof RowWrite.ForgetVersion forget) {
+                    pids.add(forget.pid());
+                } else if (write instanceof RowWrite.PurgeVersions purge) {
+                    pids.add(purge.pid());
                 }
             }
             return pids;

@@ -13,11 +13,12 @@ import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
 import io.profilestore.backends.RabbitMqFactory;
 import io.profilestore.console.ConsoleSettings;
-import io.profilestore.profiles.ProfileSettings;
-import io.profilestore.users.UserSettings;
-import io.profilestore.search.SearchSettings;
+import io.profilestore.history.HistorySettings;
 import io.profilestore.indexer.IndexerSettings;
 import io.profilestore.limits.RateLimitSettings;
+import io.profilestore.profiles.ProfileSettings;
+import io.profilestore.search.SearchSettings;
+import io.profilestore.users.UserSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
@@ -75,6 +76,10 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     public ProfileSettings profiles = new ProfileSettings();
+
+    @Valid
+    @NotNull
+    public HistorySettings history = new HistorySettings();
 
     @Valid
     @NotNull

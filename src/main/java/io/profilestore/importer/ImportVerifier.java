@@ -3,6 +3,7 @@ package io.profilestore.importer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ProfileRow;
+import io.profilestore.change.VersionKind;
 import io.profilestore.change.ProfileRows.Link;
 import io.profilestore.progress.Progress;
 import java.io.BufferedWriter;
@@ -64,6 +65,11 @@ public final class ImportVerifier {
         return new Result(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
     }
 
+    /** Whether the profile's history ends in an erase by the service (the import writes no erase). */
+    private boolean erasedSince(ImportRecord record) {
+        return profiles.newestVersion(record.pid()).filter(version -> version.kind() == VersionKind.ERASED).isPresent();
+    }
+
     private void compare(List<ImportRecord> batch, long[] counts, BufferedWriter differences) throws IOException {
         if (batch.isEmpty()) {
             return;
@@ -73,7 +79,10 @@ public final class ImportVerifier {
         for (var record : batch) {
             ProfileRow row = stored.get(record.pid());
             String difference;
-            if (row == null) {
+            if (row == null && erasedSince(record)) {
+                counts[5]++; // the service erased it since
+                continue;
+            } else if (row == null) {
                 difference = "missing";
                 counts[4]++;
             } else if (row.createdAt().toEpochMilli() != record.createdAt().toEpochMilli()) {

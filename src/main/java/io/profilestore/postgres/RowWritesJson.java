@@ -33,7 +33,8 @@ final class RowWritesJson {
     @JsonSubTypes({@JsonSubTypes.Type(RowWrite.PutProfile.class), @JsonSubTypes.Type(RowWrite.EraseProfile.class),
             @JsonSubTypes.Type(RowWrite.PutUser.class), @JsonSubTypes.Type(RowWrite.PutNewUser.class),
             @JsonSubTypes.Type(RowWrite.LinkProfile.class), @JsonSubTypes.Type(RowWrite.OwnLink.class),
-            @JsonSubTypes.Type(RowWrite.UnlinkProfile.class)})
+            @JsonSubTypes.Type(RowWrite.UnlinkProfile.class), @JsonSubTypes.Type(RowWrite.RecordVersion.class),
+            @JsonSubTypes.Type(RowWrite.ForgetVersion.class), @JsonSubTypes.Type(RowWrite.PurgeVersions.class)})
     private interface RowWriteKinds {
     }
 

@@ -11,10 +11,13 @@ import io.profilestore.change.ProfileRows;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.RowWrite.EraseProfile;
 import io.profilestore.change.RowWrite.LinkProfile;
+import io.profilestore.change.RowWrite.PurgeVersions;
 import io.profilestore.change.RowWrite.PutNewUser;
 import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.RowWrite.RecordVersion;
 import io.profilestore.change.RowWrite.UnlinkProfile;
 import io.profilestore.change.UserRow;
+import io.profilestore.change.VersionKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,10 +72,14 @@ public class ProfileService {
     private Profile create(Origin origin, UUID pid, UUID uid, String document, boolean givenPid) {
         UUID owner = uid == null ? UUID.randomUUID() : uid;
         return underLock(origin, List.of(LockTable.profile(pid), LockTable.user(owner)), change -> {
+            // at a pid the caller chose, an erased profile's history goes on: its numbering, so that no ETag of the
+            // profile erased applies to the one created
+            Optional<ProfileRow> before = Optional.empty();
             if (givenPid) {
                 tables.find(pid).ifPresent(existing -> {
                     throw new ProfileExistsException(pid, existing.version());
                 });
+                before = tables.newestVersion(pid);
             }
             var user = uid == null ? Optional.<UserRow>empty() : tables.findUser(owner);
             if (uid != null && user.isEmpty() && !givenPid) {
@@ -87,13 +94,17 @@ public class ProfileService {
                     throw new UserFullException(owner, holds + 1, maxProfilesPerUser);
                 }
             }
+            before.ifPresent(erased -> change.fenceAbove(erased.written()));
             var at = change.lease().timestamp();
-            var row = new ProfileRow(pid, owner, owner, 1, document, at, at, change.lease().fence());
-            var writes = new ArrayList<RowWrite>(List.of(new PutProfile(row), new LinkProfile(owner, pid)));
+            long version = before.map(erased -> erased.version() + 1).orElse(1L);
+            var row = new ProfileRow(pid, owner, owner, version, document, at, at, change.lease().fence(), null,
+                    VersionKind.CREATED);
+            var writes = new ArrayList<RowWrite>(List.of(new PutProfile(row), new RecordVersion(row, before.orElse(null)),
+                    new LinkProfile(owner, pid)));
             if (user.isEmpty()) {
                 writes.add(new PutNewUser(owner, at));
             }
-            change.commit(List.of(OutboxRecord.profile(pid, 1, change.lease().fence())), writes);
+            change.commit(List.of(OutboxRecord.profile(pid, version, change.lease().fence())), writes);
             return toProfile(row);
         });
     }
@@ -126,8 +137,10 @@ public class ProfileService {
             var records = new ArrayList<OutboxRecord>();
             var created = new ArrayList<Profile>();
             for (int i = 0; i < pids.size(); i++) {
-                var row = new ProfileRow(pids.get(i), uids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence());
-                writes.addAll(List.of(new PutProfile(row), new LinkProfile(row.uid(), row.pid()), new PutNewUser(row.uid(), at)));
+                var row = new ProfileRow(pids.get(i), uids.get(i), uids.get(i), 1, documentsToStore.get(i), at, at, lease.fence(),
+                        null, VersionKind.CREATED);
+                writes.addAll(List.of(new PutProfile(row), new RecordVersion(row, null), new LinkProfile(row.uid(), row.pid()),
+                        new PutNewUser(row.uid(), at)));
                 records.add(OutboxRecord.profile(row.pid(), 1, lease.fence()));
                 created.add(toProfile(row));
             }
@@ -138,20 +151,57 @@ public class ProfileService {
 
     public Profile replace(Origin origin, UUID pid, long expectedVersion, JsonNode data) {
         String document = documents.compact(data);
-        return change(origin, pid, expectedVersion, current -> document);
+        return change(origin, pid, expectedVersion, VersionKind.REPLACED, current -> document);
     }
 
     public Profile patch(Origin origin, UUID pid, long expectedVersion, JsonNode mergePatch) {
-        return change(origin, pid, expectedVersion, current -> documents.mergePatch(current.data(), mergePatch));
+        return change(origin, pid, expectedVersion, VersionKind.PATCHED,
+                current -> documents.mergePatch(current.data(), mergePatch));
     }
 
-    /** Erases a profile: its row and its place in its user's list go; the version it had is not reused. */
+    /**
+     * Erases a profile: its row and its place in its user's list go; its history keeps the erase as a version of its own,
+     * with no data, so that the version it had is never reused.
+     */
     public void erase(Origin origin, UUID pid, long expectedVersion) {
         underLock(origin, List.of(LockTable.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
-            change.commit(List.of(OutboxRecord.profileErased(pid, current.version() + 1, change.lease().fence())),
-                    List.of(new EraseProfile(pid), new UnlinkProfile(current.uid(), pid)));
+            var erased = current.erased(change.lease().timestamp(), change.lease().fence());
+            change.commit(List.of(OutboxRecord.profileErased(pid, erased.version(), change.lease().fence())),
+                    List.of(new EraseProfile(pid), new RecordVersion(erased, current), new UnlinkProfile(current.uid(), pid)));
+            return null;
+        });
+    }
+
+    /**
+     * Removes every version of a profile from its history, for the right to erasure (docs/history.md): an erased
+     * profile's; a profile that stands is erased with it, only at {@code expectedVersion} (null: refused, 409). Its
+     * index document goes too (an erase's record). Afterwards nothing of it can be read or found; a profile created
+     * at the pid later starts at version 1.
+     */
+    public void purge(Origin origin, UUID pid, Long expectedVersion) {
+        underLock(origin, List.of(LockTable.profile(pid)), change -> {
+            var current = tables.find(pid);
+            var newest = tables.newestVersion(pid);
+            if (current.isEmpty() && newest.isEmpty()) {
+                throw new ProfileNotFoundException(List.of(pid));
+            }
+            var writes = new ArrayList<RowWrite>();
+            if (current.isPresent()) {
+                if (expectedVersion == null) {
+                    throw new ProfileNotErasedException(pid, current.get().version());
+                }
+                if (current.get().version() != expectedVersion) {
+                    throw new VersionMismatchException(Map.of(pid, current.get().version()));
+                }
+                writes.addAll(List.of(new EraseProfile(pid), new UnlinkProfile(current.get().uid(), pid)));
+            }
+            writes.add(new PurgeVersions(pid));
+            change.fenceAbove(Math.max(current.map(ProfileRow::written).orElse(0L),
+                    newest.map(ProfileRow::written).orElse(0L)));
+            long version = Math.max(current.map(ProfileRow::version).orElse(0L), newest.map(ProfileRow::version).orElse(0L));
+            change.commit(List.of(OutboxRecord.profileErased(pid, version + 1, change.lease().fence())), writes);
             return null;
         });
     }
@@ -193,22 +243,25 @@ public class ProfileService {
             var rows = new ArrayList<ProfileRow>();
             byPid.keySet().forEach(pid -> {
                 var row = current.get(pid);
-                rows.add(new ProfileRow(pid, row.uid(), row.recordedHome(), row.version() + 1, documentsByPid.get(pid), row.createdAt(), at,
-                        change.lease().fence()));
+                rows.add(new ProfileRow(pid, row.uid(), row.recordedHome(), row.version() + 1, documentsByPid.get(pid),
+                        row.createdAt(), at, change.lease().fence(), null, VersionKind.BATCH_UPDATED));
             });
-            change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(),
-                    rows.stream().<RowWrite>map(PutProfile::new).toList());
+            var writes = new ArrayList<RowWrite>();
+            rows.forEach(row -> writes.addAll(List.of(new PutProfile(row), new RecordVersion(row, current.get(row.pid())))));
+            change.commit(rows.stream().map(r -> OutboxRecord.profile(r.pid(), r.version(), r.written())).toList(), writes);
             return rows.stream().map(ProfileService::toProfile).toList();
         });
     }
 
-    private Profile change(Origin origin, UUID pid, long expectedVersion, Function<ProfileRow, String> newDocument) {
+    private Profile change(Origin origin, UUID pid, long expectedVersion, VersionKind kind,
+            Function<ProfileRow, String> newDocument) {
         return underLock(origin, List.of(LockTable.profile(pid)), change -> {
             var current = current(pid, expectedVersion);
             change.fenceAbove(current.written());
             var next = new ProfileRow(pid, current.uid(), current.recordedHome(), current.version() + 1, newDocument.apply(current),
-                    current.createdAt(), change.lease().timestamp(), change.lease().fence());
-            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())), List.of(new PutProfile(next)));
+                    current.createdAt(), change.lease().timestamp(), change.lease().fence(), null, kind);
+            change.commit(List.of(OutboxRecord.profile(pid, next.version(), next.written())),
+                    List.of(new PutProfile(next), new RecordVersion(next, current)));
             return toProfile(next);
         });
     }

@@ -10,6 +10,7 @@ import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
 import io.profilestore.audit.AuditContext;
 import io.profilestore.auth.Role;
+import io.profilestore.history.ProfileHistory;
 import io.profilestore.profiles.ProfileService;
 import io.profilestore.resources.problems.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
@@ -25,12 +26,16 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 
 /** The profile API: HTTP in, {@link ProfileService} does the work. Every answer about one profile has its ETag. */
 @Path("/v1")
@@ -44,9 +49,11 @@ public class ProfileResource {
     static final long BATCH_BODY_LIMIT = 100 * SINGLE_BODY_LIMIT;
 
     private final ProfileService profiles;
+    private final ProfileHistory history;
 
-    public ProfileResource(ProfileService profiles) {
+    public ProfileResource(ProfileService profiles, ProfileHistory history) {
         this.profiles = profiles;
+        this.history = history;
     }
 
     @POST
@@ -65,9 +72,21 @@ public class ProfileResource {
     @GET
     @Path("profiles/{pid}")
     @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
-    public Response get(@PathParam("pid") String pid) {
-        var profile = profiles.get(Pids.parse("pid", pid));
+    public Response get(@PathParam("pid") String pid, @QueryParam("asOf") String asOf) {
+        var id = Pids.parse("pid", pid);
+        // asOf: the profile as it stood then, from its history (docs/history.md)
+        var profile = asOf == null ? profiles.get(id) : history.asOf(id, instant(asOf));
         return Response.ok(profile).tag(etag(profile)).build();
+    }
+
+    /** An RFC 3339 moment, with its offset ({@code 2026-12-06T10:15:30Z}, {@code 2026-12-06T13:15:30+03:00}). */
+    private static Instant instant(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw ProblemException.badRequest("asOf must be an RFC 3339 moment with its offset, such as"
+                    + " 2026-12-06T10:15:30Z");
+        }
     }
 
     /** A replace with If-Match; a create at this pid with If-None-Match: * (201, or 412 when it has a profile). */

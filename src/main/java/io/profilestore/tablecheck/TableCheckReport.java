@@ -24,7 +24,10 @@ public record TableCheckReport(long users, long profiles, long links, Map<Kind, 
         MISSING_LINK("links missing (a profile's user does not list it)", "put back"),
         STRAY_LINK("stray links (a user lists a profile that is not its)", "removed"),
         MISSING_USER("users missing (a profile names a user without a row)", "made"),
-        AWAY_FROM_ROOT("profiles away from their root (not under the root of their own user's tree)", "moved there");
+        AWAY_FROM_ROOT("profiles away from their root (not under the root of their own user's tree)", "moved there"),
+        VERSION_UNRECORDED("profiles whose row is not the newest version of their history (docs/history.md)",
+                "recorded"),
+        HISTORY_AHEAD("profiles whose history holds a version newer than their row", "left as they are");
 
         final String label;
         final String verb;

@@ -6,6 +6,7 @@ import io.profilestore.api.UserResults;
 import io.profilestore.change.LockTable;
 import io.profilestore.change.UserJournal.Move;
 import io.profilestore.change.UserJournal.Operation;
+import io.profilestore.change.VersionKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -50,7 +51,7 @@ final class LandedResumes {
         return new PreparedOperation<>(null, newestWrite(rows.values(), List.of()), (at, fence) -> {
             var plan = new UserPlanBuilder();
             left.forEach((pid, from) -> plan.move(rows.get(pid).under(merge.target(), rows.get(pid).version() + 1, at,
-                    fence), from));
+                    fence, VersionKind.MERGED), from));
             return plan.done(new UserResults.Merged(merge.opId(), merge.target(), plan.movedByOrigin(), plan.versions()));
         });
     }
@@ -77,7 +78,7 @@ final class LandedResumes {
             var plan = new UserPlanBuilder();
             left.forEach(move -> {
                 var row = rows.get(move.pid());
-                plan.move(row.under(move.to(), row.version() + 1, at, fence), move.from());
+                plan.move(row.under(move.to(), row.version() + 1, at, fence, VersionKind.UNMERGED), move.from());
             });
             return plan.done(UserPlanner.unmerged(unmerge, plan.moves(), List.of()));
         });

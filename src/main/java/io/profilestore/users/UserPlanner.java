@@ -1,10 +1,5 @@
 package io.profilestore.users;
 
-import io.profilestore.profiles.ProfileNotFoundException;
-import io.profilestore.profiles.ProfileService;
-import io.profilestore.profiles.UserFullException;
-import io.profilestore.profiles.UserMergedException;
-import io.profilestore.profiles.VersionMismatchException;
 import static io.profilestore.users.UserTrees.batchShows;
 import static io.profilestore.users.UserTrees.below;
 import static io.profilestore.users.UserTrees.bytes;
@@ -22,6 +17,12 @@ import io.profilestore.change.UserJournal.Kind;
 import io.profilestore.change.UserJournal.Move;
 import io.profilestore.change.UserJournal.Operation;
 import io.profilestore.change.UserRow;
+import io.profilestore.change.VersionKind;
+import io.profilestore.profiles.ProfileNotFoundException;
+import io.profilestore.profiles.ProfileService;
+import io.profilestore.profiles.UserFullException;
+import io.profilestore.profiles.UserMergedException;
+import io.profilestore.profiles.VersionMismatchException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -178,7 +179,7 @@ public final class UserPlanner {
                 if (target.equals(row.uid())) {
                     plan.movedAlready(row, from, journaledMove(journaled, pid));
                 } else {
-                    plan.move(row.under(target, row.version() + 1, at, fence), from);
+                    plan.move(row.under(target, row.version() + 1, at, fence, VersionKind.MERGED), from);
                 }
             });
             for (UUID source : merge.sources()) {
@@ -279,7 +280,7 @@ public final class UserPlanner {
                 if (backAlready.contains(pid)) {
                     plan.movedAlready(row, root, journaledMove(journaled, pid));
                 } else {
-                    plan.move(row.under(source, row.version() + 1, at, fence), root);
+                    plan.move(row.under(source, row.version() + 1, at, fence, VersionKind.UNMERGED), root);
                 }
             });
             for (UUID source : unmerge.sources()) {
@@ -347,7 +348,7 @@ public final class UserPlanner {
         }
         return new PreparedOperation<>(null, current.written(), (at, fence) -> {
             var next = new ProfileRow(pid, target, target, current.version() + 1, current.data(), current.createdAt(),
-                    at, fence);
+                    at, fence, null, VersionKind.MOVED);
             var plan = new UserPlanBuilder();
             plan.rewrite(next);
             if (!target.equals(from)) {

@@ -1,8 +1,5 @@
 package io.profilestore.users;
 
-import io.profilestore.profiles.ProfileNotFoundException;
-import io.profilestore.profiles.ProfileService;
-import io.profilestore.profiles.UserNotFoundException;
 import io.profilestore.api.Profile;
 import io.profilestore.api.User;
 import io.profilestore.api.UserResults;
@@ -16,20 +13,27 @@ import io.profilestore.change.PostgresUnavailableException;
 import io.profilestore.change.ProfileRow;
 import io.profilestore.change.ProfileRows;
 import io.profilestore.change.RowWrite;
+import io.profilestore.change.RowWrite.ForgetVersion;
 import io.profilestore.change.RowWrite.LinkProfile;
 import io.profilestore.change.RowWrite.PutProfile;
 import io.profilestore.change.RowWrite.PutUser;
+import io.profilestore.change.RowWrite.RecordVersion;
 import io.profilestore.change.RowWrite.UnlinkProfile;
 import io.profilestore.change.UserJournal;
 import io.profilestore.change.UserJournal.Kind;
 import io.profilestore.change.UserJournal.Move;
 import io.profilestore.change.UserJournal.Operation;
 import io.profilestore.change.UserRow;
+import io.profilestore.change.VersionKind;
+import io.profilestore.profiles.ProfileNotFoundException;
+import io.profilestore.profiles.ProfileService;
+import io.profilestore.profiles.UserNotFoundException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -130,9 +134,10 @@ public class UserService {
                     change.fenceAbove(Math.max(current.written(),
                             users.values().stream().mapToLong(UserRow::written).max().orElse(0)));
                     var lease = change.lease();
-                    var next = current.under(root, current.version() + 1, lease.timestamp(), lease.fence());
+                    var next = current.under(root, current.version() + 1, lease.timestamp(), lease.fence(), VersionKind.MOVED);
                     change.commit(List.of(OutboxRecord.profile(pid, next.version(), lease.fence())),
-                            List.of(new PutProfile(next), new UnlinkProfile(from, pid), new LinkProfile(root, pid)));
+                            List.of(new PutProfile(next), new RecordVersion(next, current), new UnlinkProfile(from, pid),
+                                    new LinkProfile(root, pid)));
                     return true;
                 });
     }
@@ -249,6 +254,10 @@ public class UserService {
                 if (row != null) {
                     writes.add(new PutProfile(row));
                     writes.add(new LinkProfile(row.uid(), row.pid()));
+                    if (row.version() < move.version()) {
+                        // the version the batch would have made, should it land yet: it never was
+                        writes.add(new ForgetVersion(row.pid(), move.version()));
+                    }
                 }
                 if (row == null || !row.uid().equals(move.to())) {
                     writes.add(new UnlinkProfile(move.to(), move.pid()));
@@ -275,7 +284,15 @@ public class UserService {
         var lease = change.lease();
         var plan = prepared.plan(lease.timestamp(), lease.fence());
         var writes = new ArrayList<RowWrite>();
-        plan.profiles().forEach(row -> writes.add(new PutProfile(row)));
+        // the versions they replace, as they stand under our locks: each goes into the history beside its successor
+        var made = plan.profiles().stream().filter(row -> row.writtenBy() == null).map(ProfileRow::pid).toList();
+        var replaced = made.isEmpty() ? Map.<UUID, ProfileRow>of() : dao.findAll(made);
+        plan.profiles().forEach(row -> {
+            writes.add(new PutProfile(row));
+            if (row.writtenBy() == null) {
+                writes.add(new RecordVersion(row, replaced.get(row.pid())));
+            }
+        });
         plan.unlinks().forEach(link -> writes.add(new UnlinkProfile(link.uid(), link.pid())));
         plan.links().forEach(link -> writes.add(new LinkProfile(link.uid(), link.pid())));
         plan.users().forEach(user -> writes.add(new PutUser(user)));

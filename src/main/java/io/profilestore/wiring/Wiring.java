@@ -7,20 +7,15 @@ import io.profilestore.backends.Backends;
 import io.profilestore.cassandra.IdempotentWriter;
 import io.profilestore.cassandra.ImportRows;
 import io.profilestore.cassandra.ProfileDao;
+import io.profilestore.cassandra.VersionDao;
 import io.profilestore.change.ChangePorts;
 import io.profilestore.change.ChangeRunner;
 import io.profilestore.change.UnsettledSweep;
 import io.profilestore.change.WritePathProbe;
 import io.profilestore.config.ProfileStoreConfiguration;
-import io.profilestore.profiles.Documents;
-import io.profilestore.profiles.ProfileService;
-import io.profilestore.tablecheck.TableCheck;
-import io.profilestore.users.UserHistory;
-import io.profilestore.users.UserOperationRecovery;
-import io.profilestore.users.UserService;
-import io.profilestore.search.NameNormalizer;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.OutboxRelay;
+import io.profilestore.history.ProfileHistory;
 import io.profilestore.indexer.Indexer;
 import io.profilestore.indexer.ProfileDocuments;
 import io.profilestore.indexer.Reconciler;
@@ -33,7 +28,15 @@ import io.profilestore.postgres.PostgresUnsettledChanges;
 import io.profilestore.postgres.PostgresUserJournal;
 import io.profilestore.postgres.PostgresUserJournalHistory;
 import io.profilestore.postgres.ReindexProgress;
+import io.profilestore.profiles.Documents;
+import io.profilestore.profiles.ProfileService;
 import io.profilestore.schema.IndexAliases;
+import io.profilestore.search.CursorSeal;
+import io.profilestore.search.NameNormalizer;
+import io.profilestore.tablecheck.TableCheck;
+import io.profilestore.users.UserHistory;
+import io.profilestore.users.UserOperationRecovery;
+import io.profilestore.users.UserService;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -71,7 +74,8 @@ public final class Wiring {
     /** The Cassandra tables of profiles and users. */
     public ProfileDao profiles() {
         return profiles = once(profiles, () -> new ProfileDao(backends.cassandra(), config.cassandra.keyspace,
-                new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics)));
+                new IdempotentWriter(backends.cassandra(), config.profiles.writeAttempts, metrics),
+                config.history.retention.toJavaDuration()));
     }
 
     /** The rows an import writes, straight to Cassandra. */
@@ -139,6 +143,12 @@ public final class Wiring {
     public ProfileService profileService(ChangeRunner changes) {
         return new ProfileService(profiles(), changes, new Documents(json, config.profiles.maxDocumentBytes),
                 config.profiles.maxBatchSize, config.users.maxProfilesPerUser);
+    }
+
+    /** What a profile said, and when: its versions, read from Cassandra. */
+    public ProfileHistory profileHistory(CursorSeal cursors) {
+        return new ProfileHistory(new VersionDao(backends.cassandra(), config.cassandra.keyspace), cursors,
+                config.history.defaultPageSize);
     }
 
     public UserService userService(ChangeRunner changes) {

@@ -140,7 +140,12 @@ final class ImportBench {
                 .getMap("replication", String.class, String.class));
         for (String table : List.of(
                 "CREATE TABLE %s.profile (pid uuid PRIMARY KEY, uid uuid, home_uid uuid, version bigint, data text,"
-                        + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
+                        + " created_at timestamp, updated_at timestamp, kind text)"
+                        + " WITH compaction = {'class': 'LeveledCompactionStrategy'}",
+                // the history an import writes version 1 into, and reads first (cql/0004_profile_versions.cql)
+                "CREATE TABLE %s.profile_version (pid uuid, version bigint, kind text, changed_at timestamp,"
+                        + " created_at timestamp, uid uuid, data text, written_by uuid, PRIMARY KEY ((pid), version))"
+                        + " WITH CLUSTERING ORDER BY (version DESC) AND compaction = {'class': 'LeveledCompactionStrategy'}",
                 "CREATE TABLE %s.persons (uid uuid PRIMARY KEY, master_uid uuid, merged_into uuid, version bigint,"
                         + " created_at timestamp, updated_at timestamp) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
                 "CREATE TABLE %s.uid_pid (uid uuid, pid uuid, PRIMARY KEY ((uid), pid))")) {

@@ -90,7 +90,7 @@ class EveryReadIsAuditedIT {
     }
 
     private static String concrete(String template, UUID pid, String uid) {
-        return template.replace("{pid}", pid.toString()).replace("{uid}", uid);
+        return template.replace("{pid}", pid.toString()).replace("{uid}", uid).replace("{version}", "1");
     }
 
     private static List<JsonNode> trail(Api admin, UUID pid) {

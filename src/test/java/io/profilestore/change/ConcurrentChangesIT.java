@@ -3,6 +3,7 @@ package io.profilestore.change;
 import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 import io.dropwizard.testing.ConfigOverride;
@@ -63,6 +64,11 @@ class ConcurrentChangesIT {
         assertThat(Stores.outboxVersions(pid)).as("one outbox record per accepted change")
                 .containsExactlyElementsOf(LongStream.rangeClosed(1, storm.accepted() + 1).boxed().toList());
         assertThat(storm.refused()).as("the others were refused with 409 or 412, never failed").isPositive();
+        var history = Stores.historyOf(pid);
+        assertThat(history.keySet()).as("the history keeps every version, newest first")
+                .containsExactlyElementsOf(LongStream.iterate(storm.accepted() + 1, v -> v >= 1, v -> v - 1).boxed().toList());
+        history.forEach((version, data) -> assertThat(data).as("version %d", version)
+                .isEqualTo("{\"counter\":" + (version - 1) + "}"));
     }
 
     /**
@@ -88,6 +94,9 @@ class ConcurrentChangesIT {
         assertThat(writerB.json().path("updatedAt").asText()).isEqualTo(last.json().path("updatedAt").asText());
         assertThat(leaseOfA.fence()).isLessThan(Stores.fenceOf(pid));
         assertThat(Stores.outboxVersions(pid)).as("A's version 2 recorded, and again when completed").contains(2L, 3L);
+        assertThat(Stores.historyOf(pid)).as("A's late write changes the history no more than the profile")
+                .containsExactly(entry(3L, "{\"who\":\"B\"}"), entry(2L, "{\"who\":\"A\"}"),
+                        entry(1L, "{\"who\":\"nobody\"}"));
     }
 
     @Test
@@ -104,6 +113,8 @@ class ConcurrentChangesIT {
         assertThat(writerB.version()).isEqualTo(2);
         assertThat(api.get(pid).json().path("data").path("who").asText()).isEqualTo("B");
         assertThat(Stores.outboxVersions(pid)).containsExactly(1L, 2L);
+        assertThat(Stores.historyOf(pid)).as("the refused A made no version")
+                .containsExactly(entry(2L, "{\"who\":\"B\"}"), entry(1L, "{\"who\":\"nobody\"}"));
     }
 
     /**

@@ -12,6 +12,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.cassandra.IdempotentWriter;
 import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.VersionKind;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.Api;
@@ -189,7 +190,8 @@ class RowsSayWhoWroteThemIT {
     void aRowWrittenAgainAsItStandsKeepsTheWriterOfItsVersion() {
         awaitCassandra();
         var dao = new ProfileDao(TestStack.backends().cassandra(), "profiles",
-                new IdempotentWriter(TestStack.backends().cassandra(), 2, new MetricRegistry()));
+                new IdempotentWriter(TestStack.backends().cassandra(), 2, new MetricRegistry()),
+                TestStack.configuration().history.retention.toJavaDuration());
         var pid = UUID.randomUUID();
         var uid = UUID.randomUUID();
         var maker = UUID.randomUUID();
@@ -204,7 +206,7 @@ class RowsSayWhoWroteThemIT {
         assertThat(linkWriter(uid, pid)).as("its own link, written with it, names the maker too").isEqualTo(maker);
         assertThat(dao.find(pid).orElseThrow().written()).as("written again above its fence").isEqualTo(now + 1);
         var next = dao.find(pid).orElseThrow();
-        dao.apply(List.of(new PutProfile(next.under(uid, 2, Instant.now(), now + 2))), now + 2, rewriter);
+        dao.apply(List.of(new PutProfile(next.under(uid, 2, Instant.now(), now + 2, VersionKind.MOVED))), now + 2, rewriter);
         assertThat(Stores.profileWriter(pid)).as("a new version is its change's").isEqualTo(rewriter);
 
         // a row that names no writer (from before written_by, or imported) is written again naming none

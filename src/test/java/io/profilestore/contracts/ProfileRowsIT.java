@@ -18,7 +18,8 @@ class ProfileRowsIT extends ProfileRowsContract {
                 var config = TestStack.configuration();
                 var session = TestStack.backends().cassandra();
                 dao = new ProfileDao(session, config.cassandra.keyspace,
-                        new IdempotentWriter(session, config.profiles.writeAttempts, new MetricRegistry()));
+                        new IdempotentWriter(session, config.profiles.writeAttempts, new MetricRegistry()),
+                        config.history.retention.toJavaDuration());
             }
             return dao;
         }

@@ -69,7 +69,8 @@ final class RequestGenerator {
         String template = operation.getKey().substring(method.length() + 1);
         var spec = operation.getValue();
         UUID pid = template.contains("{pid}") ? pids.get(random.nextInt(pids.size())) : null;
-        String path = template.replace("{uid}", maybe(UUID.randomUUID().toString()));
+        String path = template.replace("{uid}", maybe(UUID.randomUUID().toString()))
+                .replace("{version}", maybe(Integer.toString(1 + random.nextInt(3))));
         if (pid != null) {
             path = path.replace("{pid}", maybe(pid.toString()));
         }
@@ -118,7 +119,8 @@ final class RequestGenerator {
     private Request anyMethodAnywhere() {
         String template = paths.get(random.nextInt(paths.size()));
         UUID pid = template.contains("{pid}") ? pids.get(random.nextInt(pids.size())) : null;
-        String path = template.replace("{pid}", pid == null ? "" : pid.toString()).replace("{uid}", UUID.randomUUID().toString());
+        String path = template.replace("{pid}", pid == null ? "" : pid.toString()).replace("{uid}", UUID.randomUUID().toString())
+                .replace("{version}", "1");
         String method = METHODS.get(random.nextInt(METHODS.size()));
         var headers = new LinkedHashMap<String, String>();
         String body = null;

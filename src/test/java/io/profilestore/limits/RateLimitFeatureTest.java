@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.CallerResource;
 import io.profilestore.resources.OpenApiResource;
+import io.profilestore.resources.ProfileHistoryResource;
 import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.SearchResource;
 import io.profilestore.resources.UserResource;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class RateLimitFeatureTest {
 
     static final List<Class<?>> RESOURCES = List.of(ProfileResource.class, UserResource.class, SearchResource.class,
-            AuditResource.class, CallerResource.class, OpenApiResource.class);
+            AuditResource.class, CallerResource.class, OpenApiResource.class, ProfileHistoryResource.class);
 
     /** Every operation the limit applies to says in the OpenAPI document that it may answer 429. */
     @Test
@@ -72,6 +73,8 @@ class RateLimitFeatureTest {
                 "GET /v1/search", "search",
                 "POST /v1/search", "search",
                 "GET /openapi.json", "-"));
+        assertThat(kinds).containsAllEntriesOf(Map.of("GET /v1/profiles/{pid}/versions", "read",
+                "GET /v1/profiles/{pid}/versions/{version}", "read"));
         var writes = kinds.entrySet().stream().filter(e -> !e.getKey().startsWith("GET ")
                 && !e.getKey().equals("POST /v1/search")).toList();
         assertThat(writes).as("the writes").hasSizeGreaterThan(5).allSatisfy(e -> assertThat(e.getValue()).isEqualTo("-"));

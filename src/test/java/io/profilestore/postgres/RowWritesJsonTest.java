@@ -6,6 +6,7 @@ import io.profilestore.change.OutboxRecord;
 import io.profilestore.change.ProfileRow;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.UserRow;
+import io.profilestore.change.VersionKind;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -29,7 +30,10 @@ class RowWritesJsonTest {
         var user = new UserRow(uid, UUID.randomUUID(), UUID.randomUUID(), 4, AT, AT, 0);
         List<RowWrite> writes = List.of(new RowWrite.PutProfile(made), new RowWrite.PutProfile(readWithItsWriter),
                 new RowWrite.OwnLink(made), new RowWrite.EraseProfile(pid), new RowWrite.PutUser(user),
-                new RowWrite.PutNewUser(uid, AT), new RowWrite.LinkProfile(uid, pid), new RowWrite.UnlinkProfile(uid, pid));
+                new RowWrite.PutNewUser(uid, AT), new RowWrite.LinkProfile(uid, pid), new RowWrite.UnlinkProfile(uid, pid),
+                new RowWrite.RecordVersion(made.madeBy(VersionKind.PATCHED), readWithItsWriter),
+                new RowWrite.RecordVersion(made.erased(AT, 18), null), new RowWrite.ForgetVersion(pid, 4),
+                new RowWrite.PurgeVersions(pid));
 
         assertThat(RowWritesJson.writes(RowWritesJson.writes(writes))).isEqualTo(writes);
     }

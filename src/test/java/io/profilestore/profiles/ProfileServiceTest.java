@@ -20,6 +20,7 @@ import io.profilestore.change.ProfileRow;
 import io.profilestore.change.RowWrite.LinkProfile;
 import io.profilestore.change.RowWrite.PutNewUser;
 import io.profilestore.change.RowWrite.PutProfile;
+import io.profilestore.change.RowWrite.RecordVersion;
 import io.profilestore.change.UserRow;
 import io.profilestore.change.WritePathProbe;
 import io.profilestore.twins.InMemoryLockTable;
@@ -65,7 +66,7 @@ class ProfileServiceTest {
         var write = tables.writes().get(0);
         assertThat(tables.writes()).hasSize(1);
         assertThat(write.rows()).extracting(Object::getClass)
-                .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
+                .containsExactly(PutProfile.class, RecordVersion.class, LinkProfile.class, PutNewUser.class);
         assertThat(tables.find(created.pid())).get().extracting(ProfileRow::written).isEqualTo(write.timestampMicros());
         assertThat(tables.findUser(created.uid())).get().extracting(UserRow::version).isEqualTo(1L);
         assertThat(tables.pidsOfUser(created.uid())).containsExactly(created.pid());
@@ -109,7 +110,7 @@ class ProfileServiceTest {
         assertThat(created.pid()).isEqualTo(pid);
         assertThat(created.version()).isEqualTo(1);
         assertThat(tables.writes().get(0).rows()).extracting(Object::getClass)
-                .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
+                .containsExactly(PutProfile.class, RecordVersion.class, LinkProfile.class, PutNewUser.class);
         assertThat(tables.pidsOfUser(created.uid())).containsExactly(pid);
         assertThat(stores.outbox.records()).containsExactly(OutboxRecord.profile(pid, 1, tables.writes().get(0).timestampMicros()));
 
@@ -132,9 +133,9 @@ class ProfileServiceTest {
         assertThat(second.uid()).isEqualTo(uid);
         assertThat(tables.findUser(uid)).get().extracting(UserRow::version).isEqualTo(1L);
         assertThat(tables.writes().get(0).rows()).extracting(Object::getClass)
-                .containsExactly(PutProfile.class, LinkProfile.class, PutNewUser.class);
+                .containsExactly(PutProfile.class, RecordVersion.class, LinkProfile.class, PutNewUser.class);
         assertThat(tables.writes().get(1).rows()).as("the user exists: not written again").extracting(Object::getClass)
-                .containsExactly(PutProfile.class, LinkProfile.class);
+                .containsExactly(PutProfile.class, RecordVersion.class, LinkProfile.class);
         assertThat(tables.pidsOfUser(uid)).containsExactlyInAnyOrder(first.pid(), second.pid());
         assertThatThrownBy(() -> profiles.createAt(ORIGIN, UUID.randomUUID(), uid, json("{}")))
                 .isInstanceOf(UserFullException.class);
@@ -211,7 +212,8 @@ class ProfileServiceTest {
                 .containsExactly(tuple(a.pid(), 2L), tuple(b.pid(), 2L));
         var write = tables.writes().get(2);
         assertThat(tables.writes()).hasSize(3);
-        assertThat(write.rows()).extracting(Object::getClass).containsExactly(PutProfile.class, PutProfile.class);
+        assertThat(write.rows()).extracting(Object::getClass)
+                .containsExactly(PutProfile.class, RecordVersion.class, PutProfile.class, RecordVersion.class);
         assertThat(stores.outbox.records()).endsWith(OutboxRecord.profile(a.pid(), 2, write.timestampMicros()),
                 OutboxRecord.profile(b.pid(), 2, write.timestampMicros()));
     }

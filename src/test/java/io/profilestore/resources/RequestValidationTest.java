@@ -39,7 +39,7 @@ class RequestValidationTest {
 
     static final ResourceExtension RESOURCES = ResourceExtension.builder()
             .setMapper(JSON)
-            .addResource(new ProfileResource(null))
+            .addResource(new ProfileResource(null, null))
             .addResource(new UserResource(null, null))
             .addResource(new SearchResource(null))
             .addResource(new AuditResource(null))

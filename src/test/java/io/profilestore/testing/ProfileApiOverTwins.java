@@ -15,18 +15,22 @@ import io.profilestore.audit.RequestIds;
 import io.profilestore.change.Lease;
 import io.profilestore.change.OutboxRecord;
 import io.profilestore.change.WritePathProbe;
+import io.profilestore.history.ProfileHistory;
 import io.profilestore.profiles.Documents;
 import io.profilestore.profiles.ProfileService;
 import io.profilestore.profiles.ProfileSettings;
-import io.profilestore.users.UserHistory;
-import io.profilestore.users.UserService;
-import io.profilestore.users.UserSettings;
 import io.profilestore.resources.ApiProviders;
+import io.profilestore.resources.ProfileHistoryResource;
 import io.profilestore.resources.ProfileResource;
 import io.profilestore.resources.UserResource;
+import io.profilestore.search.CursorSeal;
+import io.profilestore.search.SearchSettings;
 import io.profilestore.twins.InMemoryLookUps;
 import io.profilestore.twins.InMemoryStores;
 import io.profilestore.twins.InMemoryUserJournal;
+import io.profilestore.users.UserHistory;
+import io.profilestore.users.UserService;
+import io.profilestore.users.UserSettings;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -107,13 +111,15 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
         var changes = stores.changeRunner(steps);
         var profiles = new ProfileService(stores.rows, changes, new Documents(JSON, MAX_DOCUMENT_BYTES), MAX_BATCH_SIZE,
                 users.maxProfilesPerUser);
+        var history = new ProfileHistory(stores.rows, CursorSeal.of(new SearchSettings()), 20);
         var builder = ResourceExtension.builder()
                 .setMapper(JSON)
                 .setRegisterDefaultExceptionMappers(false)
                 .addProvider(new RequestIds())
                 .addProvider(new AuditFilter(lookUps, machineSearches, stores.audit))
                 .addProvider(new HeadRefusal())
-                .addResource(new ProfileResource(profiles))
+                .addResource(new ProfileResource(profiles, history))
+                .addResource(new ProfileHistoryResource(history, profiles))
                 .addResource(new UserResource(new UserService(stores.rows, changes, journal, users),
                         new UserHistory(stores.rows, journal, journal)));
         ApiProviders.requestChecks().forEach(builder::addProvider);
@@ -173,7 +179,16 @@ public final class ProfileApiOverTwins implements DropwizardExtension {
      * @param body        null to send none
      */
     public Reply send(String method, String path, String contentType, String body, Map<String, String> headers) {
+        return send(method, path, Map.of(), contentType, body, headers);
+    }
+
+    /** A request with query parameters, each encoded as a client would. */
+    public Reply send(String method, String path, Map<String, String> query, String contentType, String body,
+            Map<String, String> headers) {
         var target = resources.target(path);
+        for (var parameter : query.entrySet()) {
+            target = target.queryParam(parameter.getKey(), parameter.getValue());
+        }
         if (body != null && contentType == null) {
             // the client names a type for every body it sends; this one goes without
             target = target.register((ClientRequestFilter) request -> request.getHeaders().remove(HttpHeaders.CONTENT_TYPE));

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -177,5 +178,14 @@ public final class Stores {
         return session.execute(SimpleStatement.newInstance(
                         "SELECT pid FROM profiles.uid_pid WHERE uid = ?", uid))
                 .all().stream().map(row -> row.getUuid("pid")).toList();
+    }
+
+    /** The history Cassandra keeps of a profile, newest first: each version's document (null for an erase), by version. */
+    public static LinkedHashMap<Long, String> historyOf(UUID pid) {
+        var history = new LinkedHashMap<Long, String>();
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
+                        "SELECT version, data FROM profiles.profile_version WHERE pid = ?", pid))
+                .forEach(row -> history.put(row.getLong("version"), row.getString("data")));
+        return history;
     }
 }

@@ -5,6 +5,7 @@ import io.profilestore.change.ProfileRow;
 import io.profilestore.change.ProfileRows;
 import io.profilestore.change.RowWrite;
 import io.profilestore.change.UserRow;
+import io.profilestore.change.VersionRows;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -14,16 +15,19 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
  * The tables of profiles and users in memory, for unit tests of the write path. Like Cassandra, a row written at an
  * older timestamp than the one it would replace loses (last write wins), a row keeps its write timestamp, and its times
- * keep milliseconds. {@code contracts.ProfileRowsContract} holds it to Cassandra.
+ * keep milliseconds. The history of profiles is kept too ({@link VersionRows}), without its retention: nothing expires
+ * here. {@code contracts.ProfileRowsContract} and {@code contracts.VersionRowsContract} hold it to Cassandra.
  */
-public final class InMemoryProfileRows implements ProfileRows {
+public final class InMemoryProfileRows implements ProfileRows, VersionRows {
 
     /** One write of a change, as the write path handed it over. */
     public record Write(List<RowWrite> rows, long timestampMicros) {
@@ -35,12 +39,40 @@ public final class InMemoryProfileRows implements ProfileRows {
     private final Map<UUID, UserRow> users = new HashMap<>();
     /** Each user's links with the timestamp of their last write; an unlink keeps its timestamp (a tombstone). */
     private final Map<UUID, Map<UUID, Stamped>> links = new HashMap<>();
+    /** Each profile's versions, newest first, each with the timestamp of its last write (a forgotten one: null row). */
+    private final Map<UUID, TreeMap<Long, StampedVersion>> versions = new HashMap<>();
+    /** When a profile's history was purged: an older write of a version loses to it, as to a partition tombstone. */
+    private final Map<UUID, Long> purgedAt = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
     private CassandraUnavailableException nextWriteFails;
 
     @Override
     public Optional<ProfileRow> find(UUID pid) {
         return Optional.ofNullable(profiles.get(pid));
+    }
+
+    @Override
+    public Map<UUID, ProfileRow> newestVersions(Collection<UUID> pids) {
+        var found = new HashMap<UUID, ProfileRow>();
+        pids.forEach(pid -> versions(pid, Long.MAX_VALUE, 1).stream().findFirst().ifPresent(row -> found.put(pid, row)));
+        return found;
+    }
+
+    @Override
+    public List<ProfileRow> versions(UUID pid, long below, int limit) {
+        return versions.getOrDefault(pid, new TreeMap<>()).headMap(below, false).descendingMap().values().stream()
+                .map(StampedVersion::row).filter(Objects::nonNull).limit(limit).toList();
+    }
+
+    @Override
+    public Optional<ProfileRow> version(UUID pid, long version) {
+        return versions(pid, version + 1, 1).stream().filter(row -> row.version() == version).findFirst();
+    }
+
+    @Override
+    public Optional<ProfileRow> asOf(UUID pid, Instant at) {
+        return versions(pid, Long.MAX_VALUE, Integer.MAX_VALUE).stream().filter(row -> !row.updatedAt().isAfter(at))
+                .findFirst();
     }
 
     @Override
@@ -135,8 +167,18 @@ public final class InMemoryProfileRows implements ProfileRows {
             if (newer) {
                 profiles.put(written.pid(), new ProfileRow(written.pid(), written.uid(), written.recordedHome(),
                         written.version(), written.data(), millis(written.createdAt()), millis(written.updatedAt()), at,
-                        written.writtenBy() != null ? written.writtenBy() : writer));
+                        written.writtenBy() != null ? written.writtenBy() : writer, written.recordedKind()));
             }
+        } else if (row instanceof RowWrite.RecordVersion recorded) {
+            version(recorded.version(), at, writer);
+            if (recorded.replaced() != null) {
+                version(recorded.replaced(), at, writer);
+            }
+        } else if (row instanceof RowWrite.PurgeVersions purge) {
+            long purged = purgedAt.merge(purge.pid(), at, Math::max);
+            versions.getOrDefault(purge.pid(), new TreeMap<>()).values().removeIf(version -> version.at() <= purged);
+        } else if (row instanceof RowWrite.ForgetVersion forget) {
+            stampVersion(forget.pid(), forget.version(), new StampedVersion(null, at));
         } else if (row instanceof RowWrite.OwnLink own) {
             link(new Link(own.row().uid(), own.row().pid()), true, at);
         } else if (row instanceof RowWrite.EraseProfile erase) {
@@ -156,6 +198,26 @@ public final class InMemoryProfileRows implements ProfileRows {
             link(new Link(link.uid(), link.pid()), true, at);
         } else if (row instanceof RowWrite.UnlinkProfile unlink) {
             link(new Link(unlink.uid(), unlink.pid()), false, at);
+        }
+    }
+
+    /** A version as Cassandra reads it back: its user as its home, its times to the millisecond, its writer. */
+    private void version(ProfileRow version, long at, UUID writer) {
+        var row = new ProfileRow(version.pid(), version.uid(), version.uid(), version.version(), version.data(),
+                millis(version.createdAt()), millis(version.updatedAt()), at,
+                version.writtenBy() != null ? version.writtenBy() : writer, version.kind());
+        stampVersion(version.pid(), version.version(), new StampedVersion(row, at));
+    }
+
+    /** The newest write of a version stands; at a tie a delete wins, as in Cassandra. */
+    private void stampVersion(UUID pid, long version, StampedVersion stamped) {
+        if (stamped.at() <= purgedAt.getOrDefault(pid, Long.MIN_VALUE)) {
+            return;
+        }
+        var ofPid = versions.computeIfAbsent(pid, p -> new TreeMap<>());
+        var current = ofPid.get(version);
+        if (current == null || current.at() < stamped.at() || current.at() == stamped.at() && stamped.row() == null) {
+            ofPid.put(version, stamped);
         }
     }
 
@@ -191,5 +253,8 @@ public final class InMemoryProfileRows implements ProfileRows {
     }
 
     private record Stamped(boolean listed, long at) {
+    }
+
+    private record StampedVersion(ProfileRow row, long at) {
     }
 }

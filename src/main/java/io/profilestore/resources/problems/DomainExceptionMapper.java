@@ -9,12 +9,14 @@ import io.profilestore.profiles.DocumentTooLargeException;
 import io.profilestore.profiles.InvalidDocumentException;
 import io.profilestore.users.OperationPendingException;
 import io.profilestore.profiles.ProfileExistsException;
+import io.profilestore.profiles.ProfileNotErasedException;
 import io.profilestore.profiles.ProfileNotFoundException;
 import io.profilestore.profiles.UserFullException;
 import io.profilestore.profiles.UserMergedException;
 import io.profilestore.profiles.UserNotFoundException;
 import io.profilestore.users.UserOperationException;
 import io.profilestore.profiles.VersionMismatchException;
+import io.profilestore.history.VersionNotFoundException;
 import io.profilestore.search.InvalidSearchException;
 import io.profilestore.search.SearchUnavailableException;
 import jakarta.ws.rs.core.Response;
@@ -47,6 +49,15 @@ public class DomainExceptionMapper implements ExceptionMapper<RuntimeException> 
             return Problem.of(404, "profile-not-found", "Profile not found",
                     e.pids().size() == 1 ? "no profile has pid " + e.pids().get(0) : "no profile has these pids")
                     .with(Map.of("pids", e.pids()));
+        }
+        if (exception instanceof ProfileNotErasedException e) {
+            return Problem.of(409, "profile-not-erased", "Profile not erased", "profile " + e.pid() + " stands at version "
+                    + e.version() + ": erase it first, or purge with If-Match naming that version and erase=true to"
+                    + " erase it with its history").with(Map.of("currentVersions", Map.of(e.pid(), e.version())));
+        }
+        if (exception instanceof VersionNotFoundException e) {
+            return Problem.of(404, "version-not-found", "Version not found", "profile " + e.pid() + " keeps no version "
+                    + e.version() + ": it never had one, or it is past the history's retention, or it was purged");
         }
         if (exception instanceof UserNotFoundException e) {
             return e.addressed() ? Problem.of(404, "user-not-found", "User not found", "no user has uid " + e.uid())

@@ -1,0 +1,81 @@
+package io.profilestore.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.profilestore.change.CassandraUnavailableException;
+import io.profilestore.change.ProfileRow;
+import io.profilestore.change.VersionRows;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The history of profiles ({@code profile_version}) as the API reads it, at QUORUM: one partition per pid, newest
+ * version first. What {@link ProfileDao#apply} wrote with each change.
+ */
+public class VersionDao implements VersionRows {
+
+    /** Versions read in one page while looking for the one current at a moment. */
+    static final int AS_OF_PAGE = 100;
+
+    private final CqlSession session;
+    private final PreparedStatement page;
+    private final PreparedStatement one;
+    private final PreparedStatement changedBefore;
+
+    public VersionDao(CqlSession session, String keyspace) {
+        this.session = session;
+        String from = "SELECT " + ProfileDao.VERSION_COLUMNS + " FROM " + keyspace + ".profile_version WHERE pid = ?";
+        this.page = session.prepare(from + " AND version < ? LIMIT ?");
+        this.one = session.prepare(from + " AND version = ?");
+        this.changedBefore = session.prepare("SELECT version, changed_at FROM " + keyspace + ".profile_version WHERE pid = ?");
+    }
+
+    @Override
+    public List<ProfileRow> versions(UUID pid, long below, int limit) {
+        return read(() -> {
+            var versions = new ArrayList<ProfileRow>();
+            for (Row row : session.execute(page.bind(pid, below, limit).setIdempotent(true))) {
+                versions.add(ProfileDao.version(row));
+            }
+            return versions;
+        });
+    }
+
+    @Override
+    public Optional<ProfileRow> version(UUID pid, long version) {
+        return read(() -> Optional.ofNullable(session.execute(one.bind(pid, version).setIdempotent(true)).one())
+                .map(ProfileDao::version));
+    }
+
+    /**
+     * Goes down the partition's keys and times (not its documents) a page at a time to the newest version made at or
+     * before the moment, then reads that one whole.
+     */
+    @Override
+    public Optional<ProfileRow> asOf(UUID pid, Instant at) {
+        return read(() -> {
+            for (Row row : session.execute(changedBefore.bind(pid).setPageSize(AS_OF_PAGE).setIdempotent(true))) {
+                Instant changed = row.getInstant("changed_at");
+                if (changed != null && !changed.isAfter(at)) {
+                    return Optional.ofNullable(session.execute(one.bind(pid, row.getLong("version")).setIdempotent(true))
+                            .one()).map(ProfileDao::version);
+                }
+            }
+            return Optional.<ProfileRow>empty();
+        });
+    }
+
+    private static <T> T read(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (DriverException e) {
+            throw new CassandraUnavailableException("Cassandra could not read: " + e.getMessage(), e, false);
+        }
+    }
+}

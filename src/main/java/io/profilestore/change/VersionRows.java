@@ -1,0 +1,23 @@
+package io.profilestore.change;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The history of profiles as the API reads it ({@code profile_version}, written by {@link ProfileRows#apply} with each
+ * change): every version kept, newest first. A version is a {@link ProfileRow} (an erase's has no data); a version
+ * past its retention is gone. The port {@code cassandra.VersionDao} implements on Cassandra.
+ */
+public interface VersionRows {
+
+    /** Up to {@code limit} versions of the profile below {@code below} (all: {@link Long#MAX_VALUE}), newest first. */
+    List<ProfileRow> versions(UUID pid, long below, int limit);
+
+    /** One version of the profile, if it is kept. */
+    Optional<ProfileRow> version(UUID pid, long version);
+
+    /** The version current at {@code at}: the newest made at or before it (an erase's, when it was erased then). */
+    Optional<ProfileRow> asOf(UUID pid, Instant at);
+}

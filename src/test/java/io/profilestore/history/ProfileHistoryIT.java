@@ -1,0 +1,144 @@
+package io.profilestore.history;
+
+import static io.profilestore.testing.Api.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.ProfileStoreApplication;
+import io.profilestore.config.ProfileStoreConfiguration;
+import io.profilestore.testing.Api;
+import io.profilestore.testing.TestAuth;
+import io.profilestore.testing.TestStack;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A profile's history on the real stack, authentication on: every kind of change keeps its version in Cassandra, an
+ * operator reads them (and is audited for it), and an as-of read answers the version current at each moment.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ProfileHistoryIT {
+
+    static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
+            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
+
+    @Test
+    void everyKindOfChangeKeepsItsVersionAndAnAsOfReadAnswersTheOneCurrentThen() {
+        var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        var admin = platform.as(TestAuth.ADMIN);
+        var operator = platform.as(TestAuth.OPERATOR);
+        var created = platform.create("{\"surname\": \"Историева\"}");
+        var pid = created.pid();
+        var home = UUID.fromString(created.json().path("uid").asText());
+        var target = UUID.fromString(platform.create("{}").json().path("uid").asText());
+        var elsewhere = UUID.fromString(platform.create("{}").json().path("uid").asText());
+        assertThat(platform.patch(pid, "\"1\"", "{\"firstName\": \"Анна\"}").status()).isEqualTo(200);
+        assertThat(admin.merge(target, home).status()).isEqualTo(200);
+        assertThat(admin.unmerge(target, home).status()).isEqualTo(200);
+        assertThat(platform.move(pid, "\"4\"", elsewhere).status()).isEqualTo(200);
+        assertThat(platform.delete(pid, "\"5\"").status()).isEqualTo(204);
+
+        var page = operator.send("GET", "/v1/profiles/" + pid + "/versions", null, null, Map.of());
+
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        var items = StreamSupport.stream(page.json().path("items").spliterator(), false).toList();
+        assertThat(items).extracting(item -> item.path("kind").asText())
+                .containsExactly("erased", "moved", "unmerged", "merged", "patched", "created");
+        assertThat(items).extracting(item -> item.path("uid").asText()).containsExactly(elsewhere.toString(),
+                elsewhere.toString(), home.toString(), target.toString(), home.toString(), home.toString());
+        assertThat(items.get(0).has("data")).isFalse();
+        assertThat(items.get(1).path("data").path("firstName").asText()).isEqualTo("Анна");
+        assertThat(platform.get(pid).status()).as("erased reads 404 as now").isEqualTo(404);
+
+        // each version is what an as-of read at its moment answers (where the next one came at a later millisecond)
+        var checked = new ArrayList<Long>();
+        for (int i = items.size() - 1; i >= 1; i--) {
+            var version = items.get(i);
+            var changed = Instant.parse(version.path("changedAt").asText());
+            if (!changed.isBefore(Instant.parse(items.get(i - 1).path("changedAt").asText()))) {
+                continue;
+            }
+            var then = asOf(operator, pid, changed);
+            assertThat(then.status()).as(then.body()).isEqualTo(200);
+            assertThat(then.json().path("version").asLong()).isEqualTo(version.path("version").asLong());
+            assertThat(then.json().path("uid").asText()).isEqualTo(version.path("uid").asText());
+            assertThat(then.etag()).isEqualTo(Api.etag(version.path("version").asLong()));
+            checked.add(version.path("version").asLong());
+        }
+        assertThat(checked).as("versions checked as of their moment").isNotEmpty();
+        var first = Instant.parse(items.get(items.size() - 1).path("changedAt").asText());
+        assertProblem(asOf(operator, pid, first.minusMillis(1)), 404, "profile-not-found");
+        assertProblem(asOf(operator, pid, Instant.parse(items.get(0).path("changedAt").asText())), 404,
+                "profile-not-found");
+
+        var one = operator.send("GET", "/v1/profiles/" + pid + "/versions/2", null, null, Map.of());
+        assertThat(one.status()).as(one.body()).isEqualTo(200);
+        assertThat(one.json()).isEqualTo(items.get(4));
+        assertThat(actions(admin, pid)).contains("GET /v1/profiles/{pid}/versions",
+                "GET /v1/profiles/{pid}/versions/{version}", "GET /v1/profiles/{pid}");
+    }
+
+    /**
+     * A profile whose row stands without its version in the history (written before versions were kept) is found by
+     * check-tables, which records the row as its newest version; the next run finds nothing of it.
+     */
+    @Test
+    void checkTablesRecordsARowItsHistoryLacks() {
+        var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        var pid = UUID.randomUUID();
+        var uid = UUID.fromString(platform.create("{}").json().path("uid").asText());
+        var keyspace = TestStack.configuration().cassandra.keyspace;
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance("INSERT INTO " + keyspace + ".profile"
+                + " (pid, uid, home_uid, version, data, created_at, updated_at) VALUES (?, ?, ?, 3,"
+                + " '{\"surname\":\"Давняя\"}', toTimestamp(now()), toTimestamp(now()))", pid, uid, uid));
+        TestStack.backends().cassandra().execute(SimpleStatement.newInstance("INSERT INTO " + keyspace + ".uid_pid"
+                + " (uid, pid) VALUES (?, ?)", uid, pid));
+        assertProblem(platform.send("GET", "/v1/profiles/" + pid + "/versions", null, null, Map.of()), 404,
+                "profile-not-found");
+
+        var first = checkTables(platform);
+
+        assertThat(first).containsPattern("profiles whose row is not the newest version of their history"
+                + " \\(docs/history.md\\): (\\d+), \\1 recorded");
+        var versions = platform.send("GET", "/v1/profiles/" + pid + "/versions", null, null, Map.of());
+        assertThat(versions.status()).as(versions.body()).isEqualTo(200);
+        assertThat(versions.json().path("items").findValuesAsText("kind")).containsExactly("unrecorded");
+        assertThat(versions.json().path("items").get(0).path("version").asLong()).isEqualTo(3);
+        assertThat(checkTables(platform)).contains("profiles whose row is not the newest version of their history"
+                + " (docs/history.md): 0,");
+    }
+
+    private static String checkTables(Api api) {
+        var reply = api.as(TestAuth.ADMIN).onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables", null, null,
+                Map.of());
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        return reply.body();
+    }
+
+    private static Api.Reply asOf(Api api, UUID pid, Instant at) {
+        return api.send("GET", "/v1/profiles/" + pid + "?asOf=" + URLEncoder.encode(at.toString(), StandardCharsets.UTF_8),
+                null, null, Map.of());
+    }
+
+    /** The actions of the audit trail's records that name the pid. */
+    private static List<String> actions(Api admin, UUID pid) {
+        var reply = admin.send("GET", "/v1/audit?pid=" + pid, null, null, Map.of());
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        var actions = new ArrayList<String>();
+        for (JsonNode record : reply.json().path("records")) {
+            actions.add(record.path("action").asText());
+        }
+        return actions;
+    }
+}
