@@ -61,6 +61,12 @@ profiles:
 
 history:
   retention: {{ $c.history.retention }}
+
+changeStream:
+  queue: {{ $c.changeStream.queue | quote }}
+  maxAge: {{ $c.changeStream.maxAge | quote }}
+  maxBytes: {{ $c.changeStream.maxBytes | int64 }}
+  source: {{ $c.changeStream.source | quote }}
 {{- with $c.limits }}
 
 limits:

@@ -44,6 +44,7 @@ import io.profilestore.limits.CallerBuckets;
 import io.profilestore.limits.RateLimitFeature;
 import io.profilestore.limits.RateLimitMetrics;
 import io.profilestore.resources.ApiProviders;
+import io.profilestore.resources.AsyncApiResource;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.CallerResource;
 import io.profilestore.resources.LoggedPathFilter;
@@ -125,6 +126,8 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             var indexer = wiring.indexer();
             environment.lifecycle().manage(indexer);
             environment.healthChecks().register("indexer", new TerseHealthCheck(new IndexerHealthCheck(indexer)));
+            // the change stream runs beside the indexer: it reads the same messages, and one process at a time publishes
+            environment.lifecycle().manage(wiring.changeStream());
         }
         environment.admin().addTask(new ReconcileTask(wiring.reconciler(Duration.ofSeconds(5))));
         checkTheBackends(config, environment, backends);
@@ -180,6 +183,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
                 environment.getObjectMapper())));
         jersey.register(new AuditResource(wiring.audit()));
         jersey.register(new OpenApiResource());
+        jersey.register(new AsyncApiResource());
         jersey.register(new CallerResource());
         if (config.console.enabled) {
             Console.install(environment, config.console, config.auth.enabled);

@@ -9,6 +9,7 @@ import io.profilestore.change.ProfileRow;
 import io.profilestore.change.VersionRows;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,6 +28,8 @@ public class VersionDao implements VersionRows {
     private final PreparedStatement page;
     private final PreparedStatement one;
     private final PreparedStatement changedBefore;
+    private final PreparedStatement unstreamed;
+    private final PreparedStatement markStreamed;
 
     public VersionDao(CqlSession session, String keyspace) {
         this.session = session;
@@ -34,6 +37,9 @@ public class VersionDao implements VersionRows {
         this.page = session.prepare(from + " AND version < ? LIMIT ?");
         this.one = session.prepare(from + " AND version = ?");
         this.changedBefore = session.prepare("SELECT version, changed_at FROM " + keyspace + ".profile_version WHERE pid = ?");
+        this.unstreamed = session.prepare("SELECT streamed_through, " + ProfileDao.VERSION_COLUMNS + " FROM " + keyspace
+                + ".profile_version WHERE pid = ? LIMIT ?");
+        this.markStreamed = session.prepare("UPDATE " + keyspace + ".profile_version SET streamed_through = ? WHERE pid = ?");
     }
 
     @Override
@@ -69,6 +75,38 @@ public class VersionDao implements VersionRows {
             }
             return Optional.<ProfileRow>empty();
         });
+    }
+
+    /**
+     * The partition's newest versions down to the first at or below the one streamed through (the static column comes
+     * with each row), in
+     * pages of {@link #AS_OF_PAGE}. A partition with no version left (expired, or only its mark) has none to stream.
+     */
+    @Override
+    public Unstreamed unstreamed(UUID pid, int limit) {
+        return read(() -> {
+            long through = 0;
+            ProfileRow previous = null;
+            var above = new ArrayList<ProfileRow>();
+            for (Row row : session.execute(unstreamed.bind(pid, limit).setPageSize(AS_OF_PAGE).setIdempotent(true))) {
+                through = row.isNull("streamed_through") ? 0 : row.getLong("streamed_through");
+                if (row.isNull("version")) {
+                    break; // the mark alone
+                }
+                if (row.getLong("version") <= through) {
+                    previous = ProfileDao.version(row);
+                    break;
+                }
+                above.add(ProfileDao.version(row));
+            }
+            Collections.reverse(above);
+            return new Unstreamed(through, previous, above);
+        });
+    }
+
+    @Override
+    public void streamedThrough(UUID pid, long version) {
+        read(() -> session.execute(markStreamed.bind(version, pid).setIdempotent(true)));
     }
 
     private static <T> T read(Supplier<T> read) {

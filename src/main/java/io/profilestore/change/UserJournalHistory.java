@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -37,6 +38,16 @@ public interface UserJournalHistory {
 
     /** Every merge the journal holds as applied and not undone, a batch at a time. */
     void activeEdges(int batch, Consumer<List<Edge>> each);
+
+    /**
+     * A merge or unmerge as the change stream tells it: its kind, its target and sources, and every profile it moved
+     * with the version it gave each.
+     */
+    record Moving(UUID opId, UserJournal.Kind kind, UUID target, List<UUID> sources, List<Move> moves) {
+    }
+
+    /** The merge or unmerge that gave the profile this version, if the journal has one. */
+    Optional<Moving> movedBy(UUID pid, long version);
 
     /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */
     Set<UUID> pendingUsers(Collection<UUID> uids);

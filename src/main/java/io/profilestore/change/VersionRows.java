@@ -20,4 +20,17 @@ public interface VersionRows {
 
     /** The version current at {@code at}: the newest made at or before it (an erase's, when it was erased then). */
     Optional<ProfileRow> asOf(UUID pid, Instant at);
+
+    /**
+     * What the change stream has yet to publish of a profile: the version it published through (0: none), the newest
+     * version at or below that one if it is still kept (null: none), and the versions above it, oldest first.
+     */
+    record Unstreamed(long streamedThrough, ProfileRow previous, List<ProfileRow> versions) {
+    }
+
+    /** {@link Unstreamed} of the profile, reading at most {@code limit} of its newest versions. */
+    Unstreamed unstreamed(UUID pid, int limit);
+
+    /** The change stream published the profile's versions through this one. */
+    void streamedThrough(UUID pid, long version);
 }

@@ -3,6 +3,7 @@ package io.profilestore.cli;
 import com.codahale.metrics.MetricRegistry;
 import io.profilestore.backends.Backends;
 import io.profilestore.config.ProfileStoreConfiguration;
+import io.profilestore.events.ChangeStreamTopology;
 import io.profilestore.events.EventTopology;
 import io.profilestore.schema.AuditTrailOwner;
 import io.profilestore.schema.CassandraSchema;
@@ -54,6 +55,8 @@ public class MigrateCommand extends BackendsCommand {
         try (var channel = backends.rabbitmq().createChannel()) {
             EventTopology.declare(channel);
         }
+        var stream = config.changeStream;
+        ChangeStreamTopology.declare(backends.rabbitmq(), stream.queue, stream.maxAge, stream.maxBytes);
         return new Report(postgres, cassandra, elasticsearch);
     }
 

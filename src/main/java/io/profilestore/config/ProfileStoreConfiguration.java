@@ -12,6 +12,7 @@ import io.profilestore.backends.CassandraFactory;
 import io.profilestore.backends.ElasticsearchFactory;
 import io.profilestore.backends.PostgresFactory;
 import io.profilestore.backends.RabbitMqFactory;
+import io.profilestore.changestream.ChangeStreamSettings;
 import io.profilestore.console.ConsoleSettings;
 import io.profilestore.history.HistorySettings;
 import io.profilestore.indexer.IndexerSettings;
@@ -84,6 +85,10 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     public SearchSettings search = new SearchSettings();
+
+    @Valid
+    @NotNull
+    public ChangeStreamSettings changeStream = new ChangeStreamSettings();
 
     @Valid
     @NotNull

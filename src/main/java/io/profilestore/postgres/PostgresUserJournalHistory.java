@@ -1,9 +1,11 @@
 package io.profilestore.postgres;
 
 import io.profilestore.change.PostgresUnavailableException;
+import io.profilestore.change.UserJournal;
 import io.profilestore.change.UserJournal.Move;
 import io.profilestore.change.UserJournalHistory;
 import io.profilestore.change.UserJournalHistory.Edge;
+import io.profilestore.change.UserJournalHistory.Moving;
 import io.profilestore.change.UserJournalHistory.Recorded;
 import io.profilestore.change.UserJournalHistory.Undone;
 import java.sql.SQLException;
@@ -13,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -148,6 +151,31 @@ public class PostgresUserJournalHistory implements UserJournalHistory {
     }
 
     /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */
+    @Override
+    public Optional<Moving> movedBy(UUID pid, long version) {
+        try (var connection = dataSource.getConnection()) {
+            try (var statement = connection.prepareStatement("""
+                    SELECT o.op_id, o.kind, o.target_uid, o.source_uids FROM merge_move m
+                      JOIN user_operation o ON o.op_id = m.merge_id
+                     WHERE m.pid = ? AND m.version = ? AND o.state <> 'abandoned'
+                    """)) {
+                statement.setObject(1, pid);
+                statement.setLong(2, version);
+                try (var rows = statement.executeQuery()) {
+                    if (!rows.next()) {
+                        return Optional.empty();
+                    }
+                    UUID opId = rows.getObject(1, UUID.class);
+                    var kind = "merge".equals(rows.getString(2)) ? UserJournal.Kind.MERGE : UserJournal.Kind.UNMERGE;
+                    return Optional.of(new Moving(opId, kind, rows.getObject(3, UUID.class),
+                            List.of((UUID[]) rows.getArray(4).getArray()), PostgresUserJournal.moves(connection, opId)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("could not read user operations from PostgreSQL", e);
+        }
+    }
+
     @Override
     public Set<UUID> pendingUsers(Collection<UUID> uids) {
         try (var connection = dataSource.getConnection();

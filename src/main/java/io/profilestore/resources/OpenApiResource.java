@@ -20,11 +20,16 @@ public class OpenApiResource {
     private final byte[] document;
 
     public OpenApiResource() {
-        try (InputStream in = OpenApiResource.class.getResourceAsStream(DOCUMENT)) {
+        this.document = load(DOCUMENT);
+    }
+
+    /** A document of the service's contracts, from the classpath. */
+    static byte[] load(String path) {
+        try (InputStream in = OpenApiResource.class.getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException(DOCUMENT + " is missing from the classpath");
+                throw new IllegalStateException(path + " is missing from the classpath");
             }
-            this.document = in.readAllBytes();
+            return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,6 +12,7 @@ import io.profilestore.change.ChangePorts;
 import io.profilestore.change.ChangeRunner;
 import io.profilestore.change.UnsettledSweep;
 import io.profilestore.change.WritePathProbe;
+import io.profilestore.changestream.ChangeStreamPublisher;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.OutboxRelay;
@@ -182,6 +183,12 @@ public final class Wiring {
 
     public Indexer indexer() {
         return new Indexer(backends.rabbitmq(), documents(), index(), json, config.indexer, metrics);
+    }
+
+    /** Publishes the change stream from Cassandra's history (docs/change-stream.md). */
+    public ChangeStreamPublisher changeStream() {
+        return new ChangeStreamPublisher(backends.rabbitmq(), new VersionDao(backends.cassandra(), config.cassandra.keyspace),
+                journalHistory(), json, config.changeStream, config.indexer.leaseClockTolerance.toJavaDuration(), metrics);
     }
 
     public Reindexer reindexer() {

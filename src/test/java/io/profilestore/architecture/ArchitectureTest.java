@@ -54,6 +54,7 @@ class ArchitectureTest {
                 .layer("http").definedBy("io.profilestore.resources..", "io.profilestore.health..",
                         "io.profilestore.admin..", "io.profilestore.console..", "io.profilestore.limits..")
                 .layer("domain").definedBy("io.profilestore.profiles..", "io.profilestore.users..",
+                        "io.profilestore.history..", "io.profilestore.changestream..",
                         "io.profilestore.tablecheck..", "io.profilestore.search..", "io.profilestore.indexer..",
                         "io.profilestore.importer..", "io.profilestore.audit..", "io.profilestore.auth..",
                         "io.profilestore.schema..")

@@ -153,6 +153,36 @@ abstract class UserJournalHistoryContract {
         assertThat(history().pendingUsers(List.of(c, f))).isEmpty();
     }
 
+    @Test
+    void aProfilesVersionNamesTheMergeOrUnmergeThatGaveItWithEverythingItMoved() {
+        UUID target = UUID.randomUUID();
+        UUID source = UUID.randomUUID();
+        UUID pid = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+        var merge = merge(target, source);
+        var moves = List.of(new Move(pid, source, source, target, 4), new Move(other, source, source, target, 2));
+        recordMerge(merge, moves);
+        journal().finish(merge.opId(), true);
+        var unmerge = new Operation(UUID.randomUUID(), Kind.UNMERGE, target, List.of(source), merge.opId());
+        transactions().inOne(journal().recordUnmerge(unmerge, List.of(new Move(pid, target, source, source, 5)),
+                request)::write);
+        var abandoned = merge(target, UUID.randomUUID());
+        recordMerge(abandoned, List.of(new Move(pid, source, source, target, 6)));
+        journal().finish(abandoned.opId(), false);
+
+        assertThat(history().movedBy(pid, 4)).get().satisfies(moving -> {
+            assertThat(moving.opId()).isEqualTo(merge.opId());
+            assertThat(moving.kind()).isEqualTo(Kind.MERGE);
+            assertThat(moving.target()).isEqualTo(target);
+            assertThat(moving.sources()).containsExactly(source);
+            assertThat(moving.moves()).extracting(Move::pid, Move::version)
+                    .containsExactlyInAnyOrder(tuple(pid, 4L), tuple(other, 2L));
+        });
+        assertThat(history().movedBy(pid, 5)).get().extracting(UserJournalHistory.Moving::kind).isEqualTo(Kind.UNMERGE);
+        assertThat(history().movedBy(pid, 6)).as("abandoned: it never moved anything").isEmpty();
+        assertThat(history().movedBy(pid, 3)).isEmpty();
+    }
+
     static Operation merge(UUID target, UUID... sources) {
         return new Operation(UUID.randomUUID(), Kind.MERGE, target, List.of(sources), null);
     }

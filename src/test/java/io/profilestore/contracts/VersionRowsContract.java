@@ -139,6 +139,31 @@ abstract class VersionRowsContract {
         assertThat(versions().versions(pid, Long.MAX_VALUE, 10)).extracting(ProfileRow::version).containsExactly(1L);
     }
 
+    @Test
+    void theStreamsMarkLeavesTheVersionsAboveItOldestFirstAndTheOneAtIt() {
+        for (int version = 1; version <= 4; version++) {
+            var row = version(version, VersionKind.PATCHED, CREATED);
+            apply(t + version, new PutProfile(row), new RecordVersion(row, null));
+        }
+        assertThat(versions().unstreamed(pid, 100).streamedThrough()).isZero();
+        assertThat(versions().unstreamed(pid, 100).previous()).isNull();
+        assertThat(versions().unstreamed(pid, 100).versions()).extracting(ProfileRow::version)
+                .containsExactly(1L, 2L, 3L, 4L);
+
+        versions().streamedThrough(pid, 2);
+
+        var unstreamed = versions().unstreamed(pid, 100);
+        assertThat(unstreamed.streamedThrough()).isEqualTo(2);
+        assertThat(unstreamed.previous()).extracting(ProfileRow::version, ProfileRow::data).containsExactly(2L, "{\"v\":2}");
+        assertThat(unstreamed.versions()).extracting(ProfileRow::version).containsExactly(3L, 4L);
+        versions().streamedThrough(pid, 4);
+        assertThat(versions().unstreamed(pid, 100).versions()).isEmpty();
+        assertThat(versions().unstreamed(UUID.randomUUID(), 100).versions()).isEmpty();
+
+        apply(t + 10, new PurgeVersions(pid));
+        assertThat(versions().unstreamed(pid, 100).streamedThrough()).as("a purge takes the mark too").isZero();
+    }
+
     private ProfileRow version(long version, VersionKind kind, Instant at) {
         return new ProfileRow(pid, uid, uid, version, "{\"v\":" + version + "}", CREATED, at, 0, null, kind);
     }

@@ -2,6 +2,7 @@ package io.profilestore.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.profilestore.resources.AsyncApiResource;
 import io.profilestore.resources.AuditResource;
 import io.profilestore.resources.CallerResource;
 import io.profilestore.resources.OpenApiResource;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class RateLimitFeatureTest {
 
     static final List<Class<?>> RESOURCES = List.of(ProfileResource.class, UserResource.class, SearchResource.class,
-            AuditResource.class, CallerResource.class, OpenApiResource.class, ProfileHistoryResource.class);
+            AuditResource.class, CallerResource.class, OpenApiResource.class, ProfileHistoryResource.class,
+            AsyncApiResource.class);
 
     /** Every operation the limit applies to says in the OpenAPI document that it may answer 429. */
     @Test
@@ -73,7 +75,7 @@ class RateLimitFeatureTest {
                 "GET /v1/search", "search",
                 "POST /v1/search", "search",
                 "GET /openapi.json", "-"));
-        assertThat(kinds).containsAllEntriesOf(Map.of("GET /v1/profiles/{pid}/versions", "read",
+        assertThat(kinds).containsAllEntriesOf(Map.of("GET /asyncapi.json", "-", "GET /v1/profiles/{pid}/versions", "read",
                 "GET /v1/profiles/{pid}/versions/{version}", "read"));
         var writes = kinds.entrySet().stream().filter(e -> !e.getKey().startsWith("GET ")
                 && !e.getKey().equals("POST /v1/search")).toList();

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -43,6 +44,8 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
     private final Map<UUID, TreeMap<Long, StampedVersion>> versions = new HashMap<>();
     /** When a profile's history was purged: an older write of a version loses to it, as to a partition tombstone. */
     private final Map<UUID, Long> purgedAt = new HashMap<>();
+    /** How far the change stream published each profile's versions (a purge forgets it with the history). */
+    private final Map<UUID, Long> streamedThrough = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
     private CassandraUnavailableException nextWriteFails;
 
@@ -73,6 +76,21 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
     public Optional<ProfileRow> asOf(UUID pid, Instant at) {
         return versions(pid, Long.MAX_VALUE, Integer.MAX_VALUE).stream().filter(row -> !row.updatedAt().isAfter(at))
                 .findFirst();
+    }
+
+    @Override
+    public Unstreamed unstreamed(UUID pid, int limit) {
+        long through = streamedThrough.getOrDefault(pid, 0L);
+        var newest = versions(pid, Long.MAX_VALUE, limit);
+        var above = new ArrayList<>(newest.stream().takeWhile(row -> row.version() > through).toList());
+        var previous = newest.stream().filter(row -> row.version() <= through).findFirst().orElse(null);
+        Collections.reverse(above);
+        return new Unstreamed(through, previous, above);
+    }
+
+    @Override
+    public void streamedThrough(UUID pid, long version) {
+        streamedThrough.put(pid, version);
     }
 
     @Override
@@ -176,6 +194,7 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
             }
         } else if (row instanceof RowWrite.PurgeVersions purge) {
             long purged = purgedAt.merge(purge.pid(), at, Math::max);
+            streamedThrough.remove(purge.pid());
             versions.getOrDefault(purge.pid(), new TreeMap<>()).values().removeIf(version -> version.at() <= purged);
         } else if (row instanceof RowWrite.ForgetVersion forget) {
             stampVersion(forget.pid(), forget.version(), new StampedVersion(null, at));

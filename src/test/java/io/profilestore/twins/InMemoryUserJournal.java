@@ -228,6 +228,14 @@ public final class InMemoryUserJournal implements UserJournal, UserJournalHistor
     }
 
     @Override
+    public Optional<Moving> movedBy(UUID pid, long version) {
+        return operations.values().stream().filter(entry -> entry.state != State.ABANDONED)
+                .filter(entry -> entry.moves.containsKey(pid) && entry.moves.get(pid).version() == version)
+                .findFirst().map(entry -> new Moving(entry.operation.opId(), entry.operation.kind(),
+                        entry.operation.target(), entry.operation.sources(), List.copyOf(entry.moves.values())));
+    }
+
+    @Override
     public Set<UUID> pendingUsers(Collection<UUID> uids) {
         var pending = new HashSet<UUID>();
         operations.values().stream().filter(e -> e.state == State.PENDING).forEach(e -> {

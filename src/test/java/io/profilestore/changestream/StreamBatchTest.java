@@ -1,0 +1,112 @@
+package io.profilestore.changestream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.testing.ProfileApiOverTwins;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What the change stream publishes, decided over the twins after real changes through the API: each version the
+ * history holds above a profile's mark, oldest first, as the event of its kind with an id made of what it tells; a
+ * merge as one event, after every earlier change of the profiles it moved; nothing twice once marked, nothing the
+ * history does not hold. Against RabbitMQ and Cassandra: {@code ChangeStreamIT}.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class StreamBatchTest {
+
+    static final ProfileApiOverTwins API = new ProfileApiOverTwins();
+    static final CloudEvents EVENTS = new CloudEvents(Jackson.newObjectMapper(), "/test", false);
+
+    @Test
+    void eachVersionOfAProfileIsOneEventOfItsKindOldestFirstAndNoneTwice() {
+        var pid = API.create("{\"surname\": \"Потокова\", \"phones\": [\"79001112233\"]}").pid();
+        API.patch(pid, "\"1\"", "{\"firstName\": \"Ирина\"}");
+        API.put(pid, "\"2\"", "{\"surname\": \"Потокова\", \"firstName\": \"Ирина\"}");
+        API.delete(pid, "\"3\"");
+
+        var first = publish(pid);
+
+        assertThat(first).extracting(e -> e.path("type").asText()).containsExactly("io.profilestore.profile.created",
+                "io.profilestore.profile.updated", "io.profilestore.profile.updated", "io.profilestore.profile.erased");
+        assertThat(first).extracting(e -> e.path("id").asText())
+                .containsExactly(pid + ":1", pid + ":2", pid + ":3", pid + ":4");
+        assertThat(first).extracting(e -> e.path("subject").asText()).containsOnly(pid.toString());
+        assertThat(first).extracting(e -> e.path("data").path("kind").asText())
+                .containsExactly("created", "patched", "replaced", "erased");
+        assertThat(names(first.get(0).path("data").path("changedFields"))).containsExactly("phones", "surname");
+        assertThat(names(first.get(1).path("data").path("changedFields"))).containsExactly("firstName");
+        assertThat(names(first.get(2).path("data").path("changedFields"))).as("the phones went").containsExactly("phones");
+        assertThat(first.get(3).path("data").has("changedFields")).isFalse();
+        assertThat(first).allSatisfy(event -> {
+            assertThat(event.path("specversion").asText()).isEqualTo("1.0");
+            assertThat(event.path("source").asText()).isEqualTo("/test");
+            assertThat(event.path("data").has("data")).as("no values unless configured").isFalse();
+            assertThat(event.path("data").path("requestId").asText()).isNotBlank();
+        });
+        assertThat(publish(pid)).as("marked: nothing again").isEmpty();
+    }
+
+    @Test
+    void aMergeIsOneEventAfterEveryEarlierChangeOfTheProfilesItMoved() {
+        var kept = API.create("{\"n\": 1}");
+        var moved = API.create("{\"n\": 1}");
+        var target = UUID.fromString(kept.json().path("uid").asText());
+        var source = UUID.fromString(moved.json().path("uid").asText());
+        API.patch(moved.pid(), "\"1\"", "{\"n\": 2}");
+        assertThat(API.merge(target, source).status()).isEqualTo(200);
+        API.patch(moved.pid(), "\"3\"", "{\"n\": 3}");
+
+        // the message of the moved profile's last change comes first: the merge waits for its earlier changes
+        var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
+        batch.profile(moved.pid());
+        batch.profile(kept.pid());
+
+        assertThat(batch.events()).extracting(e -> e.path("id").asText()).containsExactly(moved.pid() + ":1",
+                moved.pid() + ":2", batch.events().get(2).path("id").asText(), moved.pid() + ":4", kept.pid() + ":1");
+        var merge = batch.events().get(2);
+        assertThat(merge.path("type").asText()).isEqualTo("io.profilestore.user.merged");
+        assertThat(merge.path("id").asText()).startsWith("merge:");
+        assertThat(merge.path("subject").asText()).isEqualTo(target.toString());
+        assertThat(merge.path("data").path("sources").get(0).asText()).isEqualTo(source.toString());
+        assertThat(merge.path("data").path("profiles")).singleElement().satisfies(p -> {
+            assertThat(p.path("pid").asText()).isEqualTo(moved.pid().toString());
+            assertThat(p.path("version").asLong()).isEqualTo(3);
+            assertThat(p.path("to").asText()).isEqualTo(target.toString());
+        });
+        assertThat(batch.marks()).containsEntry(moved.pid(), 4L).containsEntry(kept.pid(), 1L);
+    }
+
+    @Test
+    void aVersionTheHistoryDoesNotHoldIsNotPublishedAndTheMarkSaysSo() {
+        var pid = API.create("{\"n\": 1}").pid();
+        var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
+
+        long covered = batch.profile(pid);
+
+        assertThat(covered).isEqualTo(1);
+        assertThat(new StreamBatch(API.stores.rows, API.journal, EVENTS).profile(UUID.randomUUID()))
+                .as("a profile with no history: nothing covered").isZero();
+    }
+
+    /** Publishes what the profile has above its mark, and marks it, as a confirmed batch would. */
+    private static List<ObjectNode> publish(UUID pid) {
+        var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
+        batch.profile(pid);
+        batch.marks().forEach(API.stores.rows::streamedThrough);
+        return batch.events();
+    }
+
+    private static List<String> names(JsonNode array) {
+        var names = new ArrayList<String>();
+        array.forEach(name -> names.add(name.asText()));
+        return names;
+    }
+}
