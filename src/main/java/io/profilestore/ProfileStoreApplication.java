@@ -33,6 +33,7 @@ import io.profilestore.console.Console;
 import io.profilestore.health.AuditWritersHealthCheck;
 import io.profilestore.health.CassandraHealthCheck;
 import io.profilestore.health.ElasticsearchHealthCheck;
+import io.profilestore.health.ChangeStreamHealthCheck;
 import io.profilestore.health.IndexerHealthCheck;
 import io.profilestore.health.PostgresHealthCheck;
 import io.profilestore.health.PrometheusEndpoint;
@@ -127,7 +128,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             environment.lifecycle().manage(indexer);
             environment.healthChecks().register("indexer", new TerseHealthCheck(new IndexerHealthCheck(indexer)));
             // the change stream runs beside the indexer: it reads the same messages, and one process at a time publishes
-            environment.lifecycle().manage(wiring.changeStream());
+            var changeStream = wiring.changeStream();
+            environment.lifecycle().manage(changeStream);
+            environment.healthChecks().register("change-stream",
+                    new TerseHealthCheck(new ChangeStreamHealthCheck(changeStream)));
         }
         environment.admin().addTask(new ReconcileTask(wiring.reconciler(Duration.ofSeconds(5))));
         checkTheBackends(config, environment, backends);

@@ -85,7 +85,11 @@ public class ProfileDao implements ProfileRows {
     @Override
     public Map<UUID, ProfileRow> newestVersions(Collection<UUID> pids) {
         var found = new HashMap<UUID, ProfileRow>();
-        readEach(pids, pid -> selectNewestVersion.bind(pid), (pid, row) -> found.put(pid, version(row)));
+        readEach(pids, pid -> selectNewestVersion.bind(pid), (pid, row) -> {
+            if (!row.isNull("version")) {
+                found.put(pid, version(row)); // else the stream's mark alone: no version
+            }
+        });
         return found;
     }
 

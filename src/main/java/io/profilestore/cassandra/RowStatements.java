@@ -55,7 +55,7 @@ final class RowStatements {
         this.putVersion = session.prepare("UPDATE " + keyspace + ".profile_version" + versionColumns);
         this.retireVersion = session.prepare("UPDATE " + keyspace + ".profile_version USING TTL ?" + versionColumns);
         this.forgetVersion = session.prepare("DELETE FROM " + keyspace + ".profile_version WHERE pid = ? AND version = ?");
-        this.purgeVersions = session.prepare("DELETE FROM " + keyspace + ".profile_version WHERE pid = ?");
+        this.purgeVersions = session.prepare("DELETE FROM " + keyspace + ".profile_version WHERE pid = ? AND version < ?");
     }
 
     /**
@@ -80,7 +80,7 @@ final class RowStatements {
             return List.of(forgetVersion.bind(forget.pid(), forget.version()));
         }
         if (write instanceof RowWrite.PurgeVersions purge) {
-            return List.of(purgeVersions.bind(purge.pid()));
+            return List.of(purgeVersions.bind(purge.pid(), purge.below()));
         }
         if (write instanceof RowWrite.EraseProfile erase) {
             return List.of(deleteProfile.bind(erase.pid()));

@@ -23,6 +23,8 @@ public class VersionDao implements VersionRows {
 
     /** Versions read in one page while looking for the one current at a moment. */
     static final int AS_OF_PAGE = 100;
+    /** Versions read in one page while looking for those the change stream has yet to publish. */
+    static final int STREAM_PAGE = 100;
 
     private final CqlSession session;
     private final PreparedStatement page;
@@ -39,7 +41,8 @@ public class VersionDao implements VersionRows {
         this.changedBefore = session.prepare("SELECT version, changed_at FROM " + keyspace + ".profile_version WHERE pid = ?");
         this.unstreamed = session.prepare("SELECT streamed_through, " + ProfileDao.VERSION_COLUMNS + " FROM " + keyspace
                 + ".profile_version WHERE pid = ? LIMIT ?");
-        this.markStreamed = session.prepare("UPDATE " + keyspace + ".profile_version SET streamed_through = ? WHERE pid = ?");
+        this.markStreamed = session.prepare("UPDATE " + keyspace + ".profile_version USING TIMESTAMP ?"
+                + " SET streamed_through = ? WHERE pid = ?");
     }
 
     @Override
@@ -88,7 +91,7 @@ public class VersionDao implements VersionRows {
             long through = 0;
             ProfileRow previous = null;
             var above = new ArrayList<ProfileRow>();
-            for (Row row : session.execute(unstreamed.bind(pid, limit).setPageSize(AS_OF_PAGE).setIdempotent(true))) {
+            for (Row row : session.execute(unstreamed.bind(pid, limit).setPageSize(STREAM_PAGE).setIdempotent(true))) {
                 through = row.isNull("streamed_through") ? 0 : row.getLong("streamed_through");
                 if (row.isNull("version")) {
                     break; // the mark alone
@@ -105,8 +108,13 @@ public class VersionDao implements VersionRows {
     }
 
     @Override
-    public void streamedThrough(UUID pid, long version) {
-        read(() -> session.execute(markStreamed.bind(version, pid).setIdempotent(true)));
+    public void streamedThrough(UUID pid, long version, long written) {
+        try {
+            session.execute(markStreamed.bind(written, version, pid).setIdempotent(true));
+        } catch (DriverException e) {
+            throw new CassandraUnavailableException("Cassandra did not confirm the stream's mark: " + e.getMessage(), e,
+                    true);
+        }
     }
 
     private static <T> T read(Supplier<T> read) {

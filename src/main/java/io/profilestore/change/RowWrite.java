@@ -35,10 +35,11 @@ public sealed interface RowWrite {
     }
 
     /**
-     * Every version of a profile leaves its history (the right to erasure): the partition goes, and a late write of a
-     * version, below this write's fence, stays gone.
+     * Every version of a profile below {@code below} leaves its history (the right to erasure), and a late write of one
+     * of them, below this write's fence, stays gone. The change writes its own version at {@code below} (kind
+     * {@link VersionKind#PURGED}), which keeps the numbering going and tells the change stream.
      */
-    record PurgeVersions(UUID pid) implements RowWrite {
+    record PurgeVersions(UUID pid, long below) implements RowWrite {
     }
 
     /** A profile's row goes (its place in its user's list is {@link UnlinkProfile}, a write of its own). */

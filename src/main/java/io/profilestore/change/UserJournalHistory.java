@@ -40,13 +40,13 @@ public interface UserJournalHistory {
     void activeEdges(int batch, Consumer<List<Edge>> each);
 
     /**
-     * A merge or unmerge as the change stream tells it: its kind, its target and sources, and every profile it moved
-     * with the version it gave each.
+     * A merge or unmerge as the change stream tells it: its kind, its target and sources, every profile it moved with
+     * the version it gave each, and whether it is still pending (completed or abandoned later).
      */
-    record Moving(UUID opId, UserJournal.Kind kind, UUID target, List<UUID> sources, List<Move> moves) {
+    record Moving(UUID opId, UserJournal.Kind kind, UUID target, List<UUID> sources, List<Move> moves, boolean pending) {
     }
 
-    /** The merge or unmerge that gave the profile this version, if the journal has one. */
+    /** The merge or unmerge that gave the profile this version, if the journal has one (not abandoned). */
     Optional<Moving> movedBy(UUID pid, long version);
 
     /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */

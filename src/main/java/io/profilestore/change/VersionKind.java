@@ -21,6 +21,11 @@ public enum VersionKind {
     /** The profile was erased: the version holds no data. */
     ERASED("erased"),
     IMPORTED("imported"),
+    /**
+     * Every version below this one was purged (the right to erasure): it holds no data and no user, and keeps the pid's
+     * numbering going.
+     */
+    PURGED("purged"),
     UNRECORDED("unrecorded");
 
     private static final Map<String, VersionKind> BY_NAME = Arrays.stream(values())

@@ -31,6 +31,10 @@ public interface VersionRows {
     /** {@link Unstreamed} of the profile, reading at most {@code limit} of its newest versions. */
     Unstreamed unstreamed(UUID pid, int limit);
 
-    /** The change stream published the profile's versions through this one. */
-    void streamedThrough(UUID pid, long version);
+    /**
+     * The change stream published the profile's versions through this one, whose write time is {@code written}: the mark
+     * is written at that time, so that it never outlives what a later change (a purge) wrote above it, and of two marks
+     * the one of the newer version stands.
+     */
+    void streamedThrough(UUID pid, long version, long written);
 }

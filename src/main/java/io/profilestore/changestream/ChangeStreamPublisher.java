@@ -5,18 +5,23 @@ import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.SlidingTimeWindowArrayReservoir;
+import com.datastax.oss.driver.api.core.DriverException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.dropwizard.lifecycle.Managed;
+import io.profilestore.change.CassandraUnavailableException;
+import io.profilestore.change.PostgresUnavailableException;
 import io.profilestore.change.UserJournalHistory;
 import io.profilestore.change.VersionRows;
 import io.profilestore.events.ChangeEvent;
 import io.profilestore.events.ChangeStreamTopology;
 import io.profilestore.events.EventTopology;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +32,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -44,6 +50,8 @@ public class ChangeStreamPublisher implements Managed {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChangeStreamPublisher.class);
     private static final Duration RECHECK = Duration.ofMillis(200);
+    /** How much later a profile held back by a pending operation is looked at again: the recovery takes seconds. */
+    private static final Duration HELD_RECHECK = Duration.ofSeconds(1);
 
     private record Delivery(long tag, ChangeEvent event) {
     }
@@ -90,6 +98,7 @@ public class ChangeStreamPublisher implements Managed {
     private volatile Channel consuming;
     private Channel publishing;
     private Thread worker;
+    private long backoff = 100;
 
     public ChangeStreamPublisher(Connection rabbitmq, VersionRows versions, UserJournalHistory journal, ObjectMapper json,
             ChangeStreamSettings settings, Duration leaseTolerance, MetricRegistry metrics) {
@@ -151,7 +160,6 @@ public class ChangeStreamPublisher implements Managed {
     }
 
     private void work() {
-        long backoff = 100;
         while (stopped.getCount() > 0) {
             var batch = new LinkedHashMap<UUID, Pending>();
             try {
@@ -170,21 +178,18 @@ public class ChangeStreamPublisher implements Managed {
                 }
                 takeDueWaiting(batch);
                 if (!batch.isEmpty()) {
-                    publish(batch);
-                    failingSince.set(null);
+                    if (!publishUntilDone(batch)) {
+                        return; // stopping: the messages go back to the queue
+                    }
                     backoff = 100;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (Exception e) {
-                // Cassandra, PostgreSQL or RabbitMQ away, or a bug: the messages go back and are taken again later;
-                // what was published of the batch is published again, with the same ids
-                if (failingSince.compareAndSet(null, Instant.now())) {
-                    LOG.warn("publishing the change stream failed ({}); retrying with backoff", e.getClass().getSimpleName());
-                }
-                close(publishing);
-                publishing = null;
+            } catch (RuntimeException e) {
+                // a bug nobody foresaw: the messages go back (each redelivery counts towards the dead-letter limit),
+                // after a pause, so that a failure that persists does not use their deliveries up in moments
+                LOG.error("a change stream batch failed unexpectedly; its messages return to the queue", e);
                 batch.values().forEach(pending -> pending.tags.forEach(this::requeue));
                 try {
                     if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
@@ -194,14 +199,42 @@ public class ChangeStreamPublisher implements Managed {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                backoff = Math.min(5_000, backoff * 2);
+                backoff = Math.min(30_000, backoff * 2);
             }
         }
     }
 
-    private void publish(Map<UUID, Pending> batch) throws Exception {
+    /**
+     * Publishes the batch until it works, waiting longer after each failure (up to 5 s), and keeps its messages
+     * meanwhile: an outage of Cassandra, PostgreSQL or RabbitMQ must not use up their deliveries, which would
+     * dead-letter them and leave their versions untold. What was published before a failure is published again, with
+     * the same ids. Returns false when stopped first.
+     */
+    private boolean publishUntilDone(Map<UUID, Pending> batch) throws InterruptedException {
+        long wait = 100;
+        while (true) {
+            try {
+                publish(batch);
+                failingSince.set(null);
+                return true;
+            } catch (CassandraUnavailableException | PostgresUnavailableException | DriverException | IOException
+                    | TimeoutException | ShutdownSignalException e) {
+                if (failingSince.compareAndSet(null, Instant.now())) {
+                    LOG.warn("publishing the change stream failed ({}); retrying with backoff", e.getClass().getSimpleName());
+                }
+                close(publishing);
+                publishing = null;
+                if (stopped.await(wait, TimeUnit.MILLISECONDS)) {
+                    return false;
+                }
+                wait = Math.min(5_000, wait * 2);
+            }
+        }
+    }
+
+    private void publish(Map<UUID, Pending> batch) throws IOException, TimeoutException, InterruptedException {
         var sent = new StreamBatch(versions, journal, events);
-        var covered = new LinkedHashMap<UUID, Long>();
+        var covered = new LinkedHashMap<UUID, StreamBatch.Covered>();
         batch.keySet().forEach(pid -> covered.put(pid, sent.profile(pid)));
         var out = publishing();
         for (var event : sent.events()) {
@@ -212,7 +245,7 @@ public class ChangeStreamPublisher implements Managed {
         if (!sent.events().isEmpty()) {
             out.waitForConfirmsOrDie(10_000);
         }
-        sent.marks().forEach(versions::streamedThrough);
+        sent.marks().forEach((pid, mark) -> versions.streamedThrough(pid, mark.version(), mark.written()));
         var now = Instant.now();
         for (var event : sent.events()) {
             published.mark();
@@ -222,19 +255,22 @@ public class ChangeStreamPublisher implements Managed {
         }
         long recheckAt = System.nanoTime() + RECHECK.toNanos();
         batch.forEach((pid, pending) -> {
-            boolean landed = pending.version <= covered.get(pid);
-            boolean never = pending.leaseUntil == null || now.isAfter(pending.leaseUntil.plus(leaseTolerance));
+            var done = covered.get(pid);
+            boolean landed = pending.version <= done.through();
+            // a version held back by a pending merge or unmerge is waited for as long as the operation is pending
+            boolean never = !done.held()
+                    && (pending.leaseUntil == null || now.isAfter(pending.leaseUntil.plus(leaseTolerance)));
             if (landed || never) {
                 pending.tags.forEach(this::acknowledge);
             } else {
-                pending.recheckAt = recheckAt;
+                pending.recheckAt = recheckAt + (done.held() ? HELD_RECHECK.toNanos() : 0);
                 waiting.put(pid, pending);
             }
         });
         waitingCount.set(waiting.size());
     }
 
-    private Channel publishing() throws Exception {
+    private Channel publishing() throws IOException {
         if (publishing == null || !publishing.isOpen()) {
             var channel = rabbitmq.createChannel();
             channel.confirmSelect();

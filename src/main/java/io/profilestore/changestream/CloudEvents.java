@@ -34,11 +34,15 @@ final class CloudEvents {
         this.includeValues = includeValues;
     }
 
-    /** The type of a profile's version: created, updated, erased or moved. */
+    /**
+     * The type of a profile's version: created, updated, erased, purged or moved. (An unrecorded version is never
+     * sent: {@link StreamBatch} leaves it out; were it, it would be an update.)
+     */
     static String typeOf(VersionKind kind) {
         return TYPE_PREFIX + switch (kind) {
             case CREATED, IMPORTED -> "profile.created";
             case ERASED -> "profile.erased";
+            case PURGED -> "profile.purged";
             case MOVED, MERGED, UNMERGED -> "profile.moved";
             case REPLACED, PATCHED, BATCH_UPDATED, UNRECORDED -> "profile.updated";
         };
@@ -51,10 +55,12 @@ final class CloudEvents {
     ObjectNode profile(ProfileRow version, ProfileRow previous) {
         var data = json.createObjectNode();
         data.put("pid", version.pid().toString());
-        data.put("uid", version.uid().toString());
+        if (version.uid() != null) {
+            data.put("uid", version.uid().toString()); // a purge's version names no user
+        }
         data.put("version", version.version());
         data.put("kind", version.kind().wireName());
-        if (version.kind() != VersionKind.ERASED) {
+        if (version.kind() != VersionKind.ERASED && version.kind() != VersionKind.PURGED) {
             var changed = changedMembers(previous == null ? null : previous.data(), version.data(),
                     version.kind() == VersionKind.CREATED || version.kind() == VersionKind.IMPORTED);
             if (changed != null) {

@@ -58,9 +58,9 @@ public class ProfileHistory {
                 .orElseThrow(() -> new VersionNotFoundException(pid, version));
     }
 
-    /** The profile as it stood at {@code at}: not found when it did not exist then, or was erased. */
+    /** The profile as it stood at {@code at}: not found when it did not exist then, or was erased or purged. */
     public Profile asOf(UUID pid, Instant at) {
-        return versions.asOf(pid, at).filter(row -> row.kind() != VersionKind.ERASED)
+        return versions.asOf(pid, at).filter(row -> row.kind() != VersionKind.ERASED && row.kind() != VersionKind.PURGED)
                 .map(row -> new Profile(row.pid(), row.uid(), row.version(), row.data(), row.createdAt(), row.updatedAt()))
                 .orElseThrow(() -> new ProfileNotFoundException(List.of(pid)));
     }

@@ -65,9 +65,10 @@ public final class ImportVerifier {
         return new Result(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
     }
 
-    /** Whether the profile's history ends in an erase by the service (the import writes no erase). */
+    /** Whether the profile's history ends in an erase or a purge by the service (the import writes neither). */
     private boolean erasedSince(ImportRecord record) {
-        return profiles.newestVersion(record.pid()).filter(version -> version.kind() == VersionKind.ERASED).isPresent();
+        return profiles.newestVersion(record.pid())
+                .filter(version -> version.kind() == VersionKind.ERASED || version.kind() == VersionKind.PURGED).isPresent();
     }
 
     private void compare(List<ImportRecord> batch, long[] counts, BufferedWriter differences) throws IOException {

@@ -150,12 +150,11 @@ public class PostgresUserJournalHistory implements UserJournalHistory {
         }
     }
 
-    /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */
     @Override
     public Optional<Moving> movedBy(UUID pid, long version) {
         try (var connection = dataSource.getConnection()) {
             try (var statement = connection.prepareStatement("""
-                    SELECT o.op_id, o.kind, o.target_uid, o.source_uids FROM merge_move m
+                    SELECT o.op_id, o.kind, o.target_uid, o.source_uids, o.state FROM merge_move m
                       JOIN user_operation o ON o.op_id = m.merge_id
                      WHERE m.pid = ? AND m.version = ? AND o.state <> 'abandoned'
                     """)) {
@@ -168,7 +167,8 @@ public class PostgresUserJournalHistory implements UserJournalHistory {
                     UUID opId = rows.getObject(1, UUID.class);
                     var kind = "merge".equals(rows.getString(2)) ? UserJournal.Kind.MERGE : UserJournal.Kind.UNMERGE;
                     return Optional.of(new Moving(opId, kind, rows.getObject(3, UUID.class),
-                            List.of((UUID[]) rows.getArray(4).getArray()), PostgresUserJournal.moves(connection, opId)));
+                            List.of((UUID[]) rows.getArray(4).getArray()), PostgresUserJournal.moves(connection, opId),
+                            "pending".equals(rows.getString(5))));
                 }
             }
         } catch (SQLException e) {
@@ -176,6 +176,7 @@ public class PostgresUserJournalHistory implements UserJournalHistory {
         }
     }
 
+    /** Which of these users an interrupted operation still waits on (see {@link #pendingOn}). */
     @Override
     public Set<UUID> pendingUsers(Collection<UUID> uids) {
         try (var connection = dataSource.getConnection();

@@ -177,8 +177,9 @@ public class ProfileService {
     /**
      * Removes every version of a profile from its history, for the right to erasure (docs/history.md): an erased
      * profile's; a profile that stands is erased with it, only at {@code expectedVersion} (null: refused, 409). Its
-     * index document goes too (an erase's record). Afterwards nothing of it can be read or found; a profile created
-     * at the pid later starts at version 1.
+     * index document goes too (an erase's record). What stays is one version of its own, kind purged, with no data and
+     * no user: the pid's numbering goes on from it, an import leaves the pid alone, and the change stream tells
+     * consumers to forget the profile.
      */
     public void purge(Origin origin, UUID pid, Long expectedVersion) {
         underLock(origin, List.of(LockTable.profile(pid)), change -> {
@@ -197,11 +198,16 @@ public class ProfileService {
                 }
                 writes.addAll(List.of(new EraseProfile(pid), new UnlinkProfile(current.get().uid(), pid)));
             }
-            writes.add(new PurgeVersions(pid));
             change.fenceAbove(Math.max(current.map(ProfileRow::written).orElse(0L),
                     newest.map(ProfileRow::written).orElse(0L)));
-            long version = Math.max(current.map(ProfileRow::version).orElse(0L), newest.map(ProfileRow::version).orElse(0L));
-            change.commit(List.of(OutboxRecord.profileErased(pid, version + 1, change.lease().fence())), writes);
+            long version = 1 + Math.max(current.map(ProfileRow::version).orElse(0L),
+                    newest.map(ProfileRow::version).orElse(0L));
+            var at = change.lease().timestamp();
+            var purged = new ProfileRow(pid, null, null, version, null, null, at, change.lease().fence(), null,
+                    VersionKind.PURGED);
+            writes.add(new PurgeVersions(pid, version));
+            writes.add(new RecordVersion(purged, null));
+            change.commit(List.of(OutboxRecord.profileErased(pid, version, change.lease().fence())), writes);
             return null;
         });
     }

@@ -31,8 +31,8 @@ public class LoggedPathFilter implements Filter {
     }
 
     private static final Set<String> ROUTE_WORDS = Set.of("v1", "profiles", "profiles:batchCreate",
-            "profiles:batchUpdate", "user", "users", "merge", "unmerge", "matches", "search", "audit", "me", "openapi.json", "asyncapi.json", "versions",
-            "console", "healthcheck", "ping", "metrics", "prometheus", "threads", "pprof", "tasks", "gc", "log-level",
+            "profiles:batchUpdate", "user", "users", "merge", "unmerge", "matches", "search", "audit", "me", "openapi.json",
+            "asyncapi.json", "versions", "console", "healthcheck", "ping", "metrics", "prometheus", "threads", "pprof", "tasks", "gc", "log-level",
             "reconcile", "check-tables");
     private static final Pattern MATRIX = Pattern.compile(";[^/]*");
     private static final Pattern ID = Pattern.compile(

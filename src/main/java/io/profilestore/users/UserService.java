@@ -253,6 +253,8 @@ public class UserService {
                 var row = rows.get(move.pid());
                 if (row != null) {
                     writes.add(new PutProfile(row));
+                    // its version too, as it stands and without a TTL: the batch's write would give it one
+                    writes.add(new RecordVersion(row, null));
                     writes.add(new LinkProfile(row.uid(), row.pid()));
                     if (row.version() < move.version()) {
                         // the version the batch would have made, should it land yet: it never was

@@ -165,6 +165,12 @@ public final class Bench {
                                 }
                             })));
         }
+        if (options.runs("stream")) {
+            // its own profiles: the put scenario's are at versions its answers counted
+            var streamed = Updatable.created(http, options.seed() + 1, Math.max(200, (int) (2_000 * options.scale())));
+            findings.measured(EventDelay.measure(app.getConfiguration(), http, streamed, rate(100), options.warmup(),
+                    options.duration()));
+        }
         if (options.runs("contention")) {
             contention();
         }

@@ -18,7 +18,7 @@ record BenchOptions(int profiles, long seed, Duration warmup, Duration duration,
 
     /** The groups of scenarios {@code --only} names (all run without it). */
     static final Set<String> GROUPS = Set.of("import", "reads", "put", "contention", "mix", "search", "matches",
-            "callers", "lag");
+            "callers", "lag", "stream");
 
     boolean runs(String group) {
         return only.isEmpty() || only.contains(group);

@@ -43,6 +43,7 @@ final class Report {
             new Target("GET /v1/search exact phone", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
             new Target("GET /v1/search q, a name as typed", 99, 30, 0, "p99 ≤ 30 ms at 50/s"),
             new Target(IndexLag.SCENARIO, 99, 1200, 0, "p99 ≤ 1.2 s"),
+            new Target(EventDelay.SCENARIO, 99, 1000, 0, "p99 ≤ 1 s at 100 changes/s"),
             new Target("bulk import", 0, 0, 3000, "≥ 3,000 profiles/s"),
             new Target("import command", 0, 0, 10_000, "≥ 10,000 profiles/s"),
             new Target("GET /v1/profiles/{pid}/matches", 99, 30, 0, "p99 ≤ 30 ms at 50/s"));
@@ -290,7 +291,8 @@ final class Report {
             String group = r.scenario().contains("search") || r.scenario().contains("Elasticsearch") || r.scenario().contains("prefix")
                     || r.scenario().contains("phone") ? "Search"
                     : r.scenario().contains("PUT") || r.scenario().contains("update") || r.scenario().contains("mix") ? "Writes"
-                    : r.scenario().contains("index lag") || r.scenario().contains("import") || r.scenario().contains("creates") ? "Import and index lag"
+                    : r.scenario().contains("index lag") || r.scenario().contains("import") || r.scenario().contains("creates")
+                            || r.scenario().contains("change stream") ? "Import and index lag"
                     : "Reads";
             groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
         }

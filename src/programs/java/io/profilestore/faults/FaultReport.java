@@ -74,7 +74,9 @@ final class FaultReport {
         md.append("- invariant violations (users included): ").append(outcome.violations()).append('\n');
         md.append("- the index equalled Cassandra (every profile and document: version, user, first name) ")
                 .append(outcome.convergedAfterSeconds()).append(" s after the faults healed; differing: ")
-                .append(outcome.drift()).append("\n\n");
+                .append(outcome.drift()).append('\n');
+        md.append("- the change stream (read from its start, judged against Cassandra's history): ")
+                .append(outcome.stream().line()).append("\n\n");
         if (!result.undecided().isEmpty()) {
             md.append("Undecided (the first 10):\n\n");
             result.undecided().stream().limit(10).forEach(v -> md.append("- ").append(v).append('\n'));

@@ -1,5 +1,6 @@
 package io.profilestore.faults;
 
+import io.profilestore.changestream.ChangeStreamSettings;
 import io.profilestore.testing.TestAuth;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -104,7 +105,8 @@ public final class FaultSuite {
 
     /** What a run found: the numbers of its last line, and the parts of its report. */
     record Outcome(long acknowledged, long lost, long violations, long drift, long convergedAfterSeconds,
-            HistoryChecker.Result history, String tableCheck, List<Fault.Injected> faults, List<String> driftFound) {
+            HistoryChecker.Result history, String tableCheck, List<Fault.Injected> faults, List<String> driftFound,
+            StreamCheck.Result stream) {
 
         /** Groups of profiles that no choice of the unknown outcomes explains (each is a violation too). */
         long unexplained() {
@@ -210,11 +212,15 @@ public final class FaultSuite {
                     before.audit(), before.index(), tableCheck.findings(), before.versionWriters());
             var result = HistoryChecker.check(history, judged);
             var drift = IndexDrift.of(after);
+            say("stream: waiting for every version of the history to be on the change stream ...");
+            var stream = awaitStream(cluster, reader);
+            say(stream.line());
+            result.violations().addAll(stream.violations());
 
             result.violations().addAll(unhealed);
             long violations = result.violations().size() + tableCheck.disagreementsLeft();
             var outcome = new Outcome(result.acknowledged(), result.lost(), violations, drift.size(), converged, result,
-                    tableCheck.report(), faults, drift);
+                    tableCheck.report(), faults, drift, stream);
             FaultReport.write(options, outcome, history, runStart);
             return outcome;
         }
@@ -325,6 +331,28 @@ public final class FaultSuite {
         }
         return latest.get();
     }
+
+    /**
+     * Reads the change stream from its start until it tells every version the history holds (at most the convergence
+     * bound: the publisher may still be catching up after the faults), then judges it.
+     */
+    private static StreamCheck.Result awaitStream(Cluster cluster, FinalStateReader reader) throws Exception {
+        var versions = reader.versions();
+        try (var stream = new StreamReader(cluster.stack.endpoints().rabbitmqUri(), STREAM)) {
+            try {
+                Awaitility.await("the change stream to tell every version").atMost(CONVERGENCE_BOUND)
+                        .pollInterval(Duration.ofSeconds(1)).until(() -> StreamCheck.complete(versions, stream.events()));
+                // what a late repeat or an event that should not be would add comes within moments
+                Thread.sleep(2_000);
+            } catch (ConditionTimeoutException e) {
+                // judged as it stands: what is missing is said
+            }
+            return StreamCheck.check(versions, stream.events());
+        }
+    }
+
+    /** The change stream's queue: the service's default (changeStream.queue), which the suite's processes keep. */
+    private static final String STREAM = new ChangeStreamSettings().queue;
 
     static void say(String line) {
         System.out.printf("%tT %s%n", System.currentTimeMillis(), line);

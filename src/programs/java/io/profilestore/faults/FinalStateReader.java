@@ -169,6 +169,19 @@ final class FinalStateReader {
         }
     }
 
+    /** Every version the profiles' history holds (cql/0004), for the change stream's check. */
+    List<StreamCheck.Version> versions() {
+        var versions = new ArrayList<StreamCheck.Version>();
+        try (var session = session()) {
+            for (var row : session.execute(quorum("SELECT pid, version, kind FROM profiles.profile_version"))) {
+                if (!row.isNull("version")) {
+                    versions.add(new StreamCheck.Version(row.getUuid("pid"), row.getLong("version"), row.getString("kind")));
+                }
+            }
+        }
+        return versions;
+    }
+
     private CqlSession session() {
         var builder = CqlSession.builder().withLocalDatacenter(cluster.stack.endpoints().cassandraDatacenter());
         for (var point : cluster.stack.endpoints().cassandraContactPoints()) {

@@ -62,8 +62,10 @@ class ChangeStreamIT {
         var mergeId = merged.json().path("mergeId").asText();
         assertThat(platform.move(pid, "\"3\"", elsewhere).status()).isEqualTo(200);
         assertThat(platform.delete(pid, "\"4\"").status()).isEqualTo(204);
+        assertThat(admin.send("DELETE", "/v1/profiles/" + pid + "/versions", null, null, Map.of()).status()).isEqualTo(204);
 
         var events = new CopyOnWriteArrayList<JsonNode>();
+        var contentTypes = new CopyOnWriteArrayList<String>();
         try (Channel channel = TestStack.backends().rabbitmq().createChannel()) {
             channel.basicQos(500);
             channel.basicConsume(TestStack.configuration().changeStream.queue, false, Map.of("x-stream-offset", from),
@@ -71,25 +73,27 @@ class ChangeStreamIT {
                         @Override
                         public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
                                 byte[] body) throws IOException {
-                            assertThat(properties.getContentType()).isEqualTo("application/cloudevents+json");
+                            contentTypes.add(String.valueOf(properties.getContentType()));
                             events.add(JSON.readTree(body));
                             channel.basicAck(envelope.getDeliveryTag(), false);
                         }
                     });
-            await("the erase's event").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> firstOfEach(events).containsKey(pid + ":5"));
+            await("the purge's event").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> firstOfEach(events).containsKey(pid + ":6"));
         }
 
         var seen = firstOfEach(events);
         var ofProfile = seen.values().stream().filter(e -> e.path("subject").asText().equals(pid.toString())).toList();
+        assertThat(contentTypes).as("events read").isNotEmpty().containsOnly("application/cloudevents+json");
         assertThat(ofProfile).extracting(e -> e.path("data").path("version").asLong())
                 .as("every change of the profile, in version order; none for the refused one")
-                .containsExactly(1L, 2L, 3L, 4L, 5L);
+                .containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
         assertThat(ofProfile).extracting(e -> e.path("type").asText()).containsExactly("io.profilestore.profile.created",
                 "io.profilestore.profile.updated", "io.profilestore.profile.updated", "io.profilestore.profile.moved",
-                "io.profilestore.profile.erased");
+                "io.profilestore.profile.erased", "io.profilestore.profile.purged");
         assertThat(ofProfile.get(3).path("data").path("uid").asText()).isEqualTo(elsewhere.toString());
-        assertThat(ofProfile).allSatisfy(e -> assertThat(e.toString()).doesNotContain("Потокова"));
+        assertThat(ofProfile).as("names of members, never their values")
+                .allSatisfy(e -> assertThat(e.toString()).doesNotContain("Потокова", "Анна", "79005556677"));
 
         var merges = seen.values().stream().filter(e -> e.path("type").asText().equals("io.profilestore.user.merged"))
                 .filter(e -> e.path("data").path("operationId").asText().equals(mergeId)).toList();

@@ -6,7 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.profilestore.change.CassandraUnavailableException;
+import io.profilestore.change.RowWrite;
+import io.profilestore.change.UserJournal;
+import io.profilestore.change.VersionKind;
 import io.profilestore.testing.ProfileApiOverTwins;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -81,26 +86,73 @@ class StreamBatchTest {
             assertThat(p.path("version").asLong()).isEqualTo(3);
             assertThat(p.path("to").asText()).isEqualTo(target.toString());
         });
-        assertThat(batch.marks()).containsEntry(moved.pid(), 4L).containsEntry(kept.pid(), 1L);
+        assertThat(batch.marks().get(moved.pid()).version()).isEqualTo(4);
+        assertThat(batch.marks().get(kept.pid()).version()).isEqualTo(1);
     }
 
     @Test
-    void aVersionTheHistoryDoesNotHoldIsNotPublishedAndTheMarkSaysSo() {
+    void aChangeRecordedButRefusedByCassandraIsNotToldAndItsMessageIsNotCovered() {
         var pid = API.create("{\"n\": 1}").pid();
+        API.stores.rows.failNextWrite(new CassandraUnavailableException("refused", null, false));
+
+        var refused = API.patch(pid, "\"1\"", "{\"n\": 2}");
+
+        assertThat(refused.status()).isEqualTo(503);
+        assertThat(API.outboxVersions(pid)).as("recorded, announced").contains(2L);
         var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
-
-        long covered = batch.profile(pid);
-
-        assertThat(covered).isEqualTo(1);
+        assertThat(batch.profile(pid)).isEqualTo(new StreamBatch.Covered(1, false));
+        assertThat(batch.events()).extracting(e -> e.path("id").asText()).containsExactly(pid + ":1");
         assertThat(new StreamBatch(API.stores.rows, API.journal, EVENTS).profile(UUID.randomUUID()))
-                .as("a profile with no history: nothing covered").isZero();
+                .as("a profile with no history: nothing covered").isEqualTo(new StreamBatch.Covered(0, false));
+    }
+
+    /**
+     * A merge still pending may yet be abandoned and its versions written away: the profile waits at the version
+     * before it, and is held (its message waits for the operation, not for its lease).
+     */
+    @Test
+    void aVersionOfAMergeStillPendingIsHeldBack() {
+        var pid = API.create("{\"n\": 1}").pid();
+        var uid = UUID.fromString(API.get(pid).json().path("uid").asText());
+        var target = UUID.randomUUID();
+        var row = API.stores.rows.find(pid).orElseThrow();
+        var merged = row.under(target, 2, Instant.now(), row.written() + 10, VersionKind.MERGED);
+        API.stores.rows.apply(List.of(new RowWrite.PutProfile(merged), new RowWrite.RecordVersion(merged, row)),
+                row.written() + 10, UUID.randomUUID());
+        var merge = new UserJournal.Operation(UUID.randomUUID(), UserJournal.Kind.MERGE, target, List.of(uid), null);
+        API.stores.transactions.inOne(API.journal.recordMerge(merge,
+                List.of(new UserJournal.Move(pid, uid, uid, target, 2)), UUID.randomUUID())::write);
+
+        var held = new StreamBatch(API.stores.rows, API.journal, EVENTS);
+        assertThat(held.profile(pid)).isEqualTo(new StreamBatch.Covered(1, true));
+        assertThat(held.events()).extracting(e -> e.path("id").asText()).containsExactly(pid + ":1");
+
+        API.journal.finish(merge.opId(), true);
+        var told = new StreamBatch(API.stores.rows, API.journal, EVENTS);
+        assertThat(told.profile(pid)).isEqualTo(new StreamBatch.Covered(2, false));
+        assertThat(told.events()).extracting(e -> e.path("id").asText()).containsExactly(pid + ":1",
+                "merge:" + merge.opId());
+    }
+
+    @Test
+    void everyVersionAboveTheMarkIsToldHoweverManyCameWhileThePublisherWasAway() {
+        var pid = API.create("{\"n\": 0}").pid();
+        for (long version = 1; version <= 1_204; version++) {
+            API.patch(pid, "\"" + version + "\"", "{\"n\": " + version + "}");
+        }
+
+        var told = publish(pid);
+
+        assertThat(told).hasSize(1_205);
+        assertThat(told.get(0).path("id").asText()).isEqualTo(pid + ":1");
+        assertThat(told.get(1_204).path("id").asText()).isEqualTo(pid + ":1205");
     }
 
     /** Publishes what the profile has above its mark, and marks it, as a confirmed batch would. */
     private static List<ObjectNode> publish(UUID pid) {
         var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
         batch.profile(pid);
-        batch.marks().forEach(API.stores.rows::streamedThrough);
+        batch.marks().forEach((marked, mark) -> API.stores.rows.streamedThrough(marked, mark.version(), mark.written()));
         return batch.events();
     }
 

@@ -122,21 +122,26 @@ abstract class VersionRowsContract {
     }
 
     @Test
-    void aPurgeRemovesEveryVersionAndALateWriteOfOneStaysGone() {
+    void aPurgeRemovesEveryVersionBelowItsOwnAndALateWriteOfOneStaysGone() {
         for (int version = 1; version <= 3; version++) {
             var row = version(version, VersionKind.PATCHED, CREATED);
             apply(t + version, new PutProfile(row), new RecordVersion(row, null));
         }
+        var purged = new ProfileRow(pid, null, null, 4, null, null, CREATED.plusSeconds(10), 0, null, VersionKind.PURGED);
 
-        apply(t + 10, new EraseProfile(pid), new PurgeVersions(pid));
-        apply(t + 5, new RecordVersion(version(4, VersionKind.PATCHED, CREATED), null));
+        apply(t + 10, new EraseProfile(pid), new PurgeVersions(pid, 4), new RecordVersion(purged, null));
+        apply(t + 5, new RecordVersion(version(2, VersionKind.PATCHED, CREATED), null));
 
-        assertThat(versions().versions(pid, Long.MAX_VALUE, 10)).isEmpty();
-        assertThat(rows().newestVersion(pid)).isEmpty();
-        assertThat(versions().asOf(pid, CREATED.plusSeconds(3600))).isEmpty();
-        var again = version(1, VersionKind.CREATED, CREATED);
+        assertThat(versions().versions(pid, Long.MAX_VALUE, 10)).singleElement().satisfies(left -> {
+            assertThat(left.version()).isEqualTo(4);
+            assertThat(left.kind()).isEqualTo(VersionKind.PURGED);
+            assertThat(left.data()).isNull();
+            assertThat(left.uid()).as("no user").isNull();
+        });
+        assertThat(rows().newestVersion(pid)).get().extracting(ProfileRow::version).isEqualTo(4L);
+        var again = version(5, VersionKind.CREATED, CREATED.plusSeconds(20));
         apply(t + 20, new PutProfile(again), new RecordVersion(again, null));
-        assertThat(versions().versions(pid, Long.MAX_VALUE, 10)).extracting(ProfileRow::version).containsExactly(1L);
+        assertThat(versions().versions(pid, Long.MAX_VALUE, 10)).extracting(ProfileRow::version).containsExactly(5L, 4L);
     }
 
     @Test
@@ -150,18 +155,26 @@ abstract class VersionRowsContract {
         assertThat(versions().unstreamed(pid, 100).versions()).extracting(ProfileRow::version)
                 .containsExactly(1L, 2L, 3L, 4L);
 
-        versions().streamedThrough(pid, 2);
+        versions().streamedThrough(pid, 2, t + 2);
 
         var unstreamed = versions().unstreamed(pid, 100);
         assertThat(unstreamed.streamedThrough()).isEqualTo(2);
         assertThat(unstreamed.previous()).extracting(ProfileRow::version, ProfileRow::data).containsExactly(2L, "{\"v\":2}");
         assertThat(unstreamed.versions()).extracting(ProfileRow::version).containsExactly(3L, 4L);
-        versions().streamedThrough(pid, 4);
+        versions().streamedThrough(pid, 4, t + 4);
+        versions().streamedThrough(pid, 3, t + 3);
+        assertThat(versions().unstreamed(pid, 100).streamedThrough()).as("an older mark, written late").isEqualTo(4);
         assertThat(versions().unstreamed(pid, 100).versions()).isEmpty();
         assertThat(versions().unstreamed(UUID.randomUUID(), 100).versions()).isEmpty();
+    }
 
-        apply(t + 10, new PurgeVersions(pid));
-        assertThat(versions().unstreamed(pid, 100).streamedThrough()).as("a purge takes the mark too").isZero();
+    @Test
+    void aMarkAloneIsNoVersion() {
+        versions().streamedThrough(pid, 3, t);
+
+        assertThat(rows().newestVersion(pid)).isEmpty();
+        assertThat(versions().versions(pid, Long.MAX_VALUE, 10)).isEmpty();
+        assertThat(versions().unstreamed(pid, 100).versions()).isEmpty();
     }
 
     private ProfileRow version(long version, VersionKind kind, Instant at) {

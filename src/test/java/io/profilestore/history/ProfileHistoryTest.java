@@ -147,10 +147,18 @@ class ProfileHistoryTest {
         API.patch(standing, "\"1\"", "{\"n\": 2}");
 
         assertThat(purge(erased, Map.of(), Map.of()).status()).isEqualTo(204);
-        assertProblem(versions(erased, Map.of()), 404, "profile-not-found");
+        var left = items(versions(erased, Map.of()).json());
+        assertThat(left).as("one version of the purge's own, holding nothing of the person").singleElement()
+                .satisfies(purged -> {
+                    assertThat(purged.path("version").asLong()).isEqualTo(3);
+                    assertThat(purged.path("kind").asText()).isEqualTo("purged");
+                    assertThat(purged.has("data")).isFalse();
+                    assertThat(purged.has("uid")).isFalse();
+                });
         assertProblem(API.send("GET", "/v1/profiles/" + erased + "/versions/1", null, null, Map.of()), 404,
                 "version-not-found");
-        assertProblem(purge(erased, Map.of(), Map.of()), 404, "profile-not-found");
+        assertProblem(asOf(erased, "2999-01-01T00:00:00Z"), 404, "profile-not-found");
+        assertThat(API.createAt(erased, "{\"data\": {\"n\": 9}}").etag()).as("the numbering goes on").isEqualTo("\"4\"");
 
         assertProblem(purge(standing, Map.of(), Map.of()), 409, "profile-not-erased");
         assertProblem(purge(standing, Map.of("erase", "true"), Map.of()), 428, "precondition-required");
@@ -158,7 +166,9 @@ class ProfileHistoryTest {
         assertThat(items(versions(standing, Map.of()).json())).hasSize(2);
         assertThat(purge(standing, Map.of("erase", "true"), Map.of("If-Match", "\"2\"")).status()).isEqualTo(204);
         assertProblem(API.get(standing), 404, "profile-not-found");
-        assertProblem(versions(standing, Map.of()), 404, "profile-not-found");
+        assertThat(items(versions(standing, Map.of()).json())).extracting(v -> v.path("kind").asText())
+                .containsExactly("purged");
+        assertProblem(purge(UUID.randomUUID(), Map.of(), Map.of()), 404, "profile-not-found");
         assertThat(API.stores.outbox.records()).filteredOn(record -> record.entityId().equals(standing)).isNotEmpty().last()
                 .satisfies(record -> assertThat(record.erased()).as("the index is told to forget it").isTrue());
     }

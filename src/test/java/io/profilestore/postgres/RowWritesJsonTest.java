@@ -33,7 +33,7 @@ class RowWritesJsonTest {
                 new RowWrite.PutNewUser(uid, AT), new RowWrite.LinkProfile(uid, pid), new RowWrite.UnlinkProfile(uid, pid),
                 new RowWrite.RecordVersion(made.madeBy(VersionKind.PATCHED), readWithItsWriter),
                 new RowWrite.RecordVersion(made.erased(AT, 18), null), new RowWrite.ForgetVersion(pid, 4),
-                new RowWrite.PurgeVersions(pid));
+                new RowWrite.PurgeVersions(pid, 5));
 
         assertThat(RowWritesJson.writes(RowWritesJson.writes(writes))).isEqualTo(writes);
     }

@@ -42,10 +42,13 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
     private final Map<UUID, Map<UUID, Stamped>> links = new HashMap<>();
     /** Each profile's versions, newest first, each with the timestamp of its last write (a forgotten one: null row). */
     private final Map<UUID, TreeMap<Long, StampedVersion>> versions = new HashMap<>();
-    /** When a profile's history was purged: an older write of a version loses to it, as to a partition tombstone. */
-    private final Map<UUID, Long> purgedAt = new HashMap<>();
-    /** How far the change stream published each profile's versions (a purge forgets it with the history). */
-    private final Map<UUID, Long> streamedThrough = new HashMap<>();
+    /**
+     * When a profile's history was purged and below which version: an older write of such a version loses to it, as to
+     * a range tombstone.
+     */
+    private final Map<UUID, Purge> purged = new HashMap<>();
+    /** How far the change stream published each profile's versions, and the mark's write time. */
+    private final Map<UUID, Mark> streamedThrough = new HashMap<>();
     private final List<Write> writes = new ArrayList<>();
     private CassandraUnavailableException nextWriteFails;
 
@@ -80,7 +83,7 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
 
     @Override
     public Unstreamed unstreamed(UUID pid, int limit) {
-        long through = streamedThrough.getOrDefault(pid, 0L);
+        long through = streamedThrough.containsKey(pid) ? streamedThrough.get(pid).version() : 0;
         var newest = versions(pid, Long.MAX_VALUE, limit);
         var above = new ArrayList<>(newest.stream().takeWhile(row -> row.version() > through).toList());
         var previous = newest.stream().filter(row -> row.version() <= through).findFirst().orElse(null);
@@ -89,8 +92,12 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
     }
 
     @Override
-    public void streamedThrough(UUID pid, long version) {
-        streamedThrough.put(pid, version);
+    public void streamedThrough(UUID pid, long version, long written) {
+        var current = streamedThrough.get(pid);
+        // the newest write stands; at a tie the larger value, as Cassandra keeps it
+        if (current == null || current.at() < written || current.at() == written && current.version() < version) {
+            streamedThrough.put(pid, new Mark(version, written));
+        }
     }
 
     @Override
@@ -193,9 +200,9 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
                 version(recorded.replaced(), at, writer);
             }
         } else if (row instanceof RowWrite.PurgeVersions purge) {
-            long purged = purgedAt.merge(purge.pid(), at, Math::max);
-            streamedThrough.remove(purge.pid());
-            versions.getOrDefault(purge.pid(), new TreeMap<>()).values().removeIf(version -> version.at() <= purged);
+            purged.put(purge.pid(), new Purge(purge.below(), at));
+            versions.getOrDefault(purge.pid(), new TreeMap<>()).headMap(purge.below(), false).values()
+                    .removeIf(version -> version.at() <= at);
         } else if (row instanceof RowWrite.ForgetVersion forget) {
             stampVersion(forget.pid(), forget.version(), new StampedVersion(null, at));
         } else if (row instanceof RowWrite.OwnLink own) {
@@ -230,7 +237,8 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
 
     /** The newest write of a version stands; at a tie a delete wins, as in Cassandra. */
     private void stampVersion(UUID pid, long version, StampedVersion stamped) {
-        if (stamped.at() <= purgedAt.getOrDefault(pid, Long.MIN_VALUE)) {
+        var purge = purged.get(pid);
+        if (purge != null && version < purge.below() && stamped.at() <= purge.at()) {
             return;
         }
         var ofPid = versions.computeIfAbsent(pid, p -> new TreeMap<>());
@@ -275,5 +283,11 @@ public final class InMemoryProfileRows implements ProfileRows, VersionRows {
     }
 
     private record StampedVersion(ProfileRow row, long at) {
+    }
+
+    private record Purge(long below, long at) {
+    }
+
+    private record Mark(long version, long at) {
     }
 }

@@ -232,7 +232,8 @@ public final class InMemoryUserJournal implements UserJournal, UserJournalHistor
         return operations.values().stream().filter(entry -> entry.state != State.ABANDONED)
                 .filter(entry -> entry.moves.containsKey(pid) && entry.moves.get(pid).version() == version)
                 .findFirst().map(entry -> new Moving(entry.operation.opId(), entry.operation.kind(),
-                        entry.operation.target(), entry.operation.sources(), List.copyOf(entry.moves.values())));
+                        entry.operation.target(), entry.operation.sources(), List.copyOf(entry.moves.values()),
+                        entry.state == State.PENDING));
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -132,6 +133,39 @@ class InterruptedOperationsIT {
         recovery().recover();
         assertThat(Stores.operationStates(target)).containsExactly("applied");
         assertThat(Stores.pidsOfUser(target)).hasSize(3).containsAll(moving);
+    }
+
+    /**
+     * A merge killed once recorded, its batch landed nowhere, is abandoned; then its batch lands after all (a
+     * coordinator's batchlog replays it at the merge's fence). It must make no version of the profile, and must not
+     * give the profile's current version the retention of a replaced one: abandon wrote both above that fence.
+     */
+    @Test
+    void anAbandonedMergesLateBatchMakesNoVersionAndLeavesTheCurrentOneUnexpiring() throws Exception {
+        var api = new Api(APP.getLocalPort());
+        var target = newUser(api);
+        var source = newUser(api);
+        var pid = Stores.pidsOfUser(source).get(0);
+        UserRacesIT.killDuringMerge(target, source, "recorded");
+        long fence = Stores.fenceOf("user:" + source);
+        awaitLocksRanOut(List.of(target, source), List.of(pid));
+        var merge = journal().pending(Duration.ZERO).stream().filter(operation -> operation.target().equals(target))
+                .findFirst().orElseThrow();
+
+        assertThat(users().abandon(Origin.system("abandon", UUID.randomUUID()), merge)).as("abandoned").isTrue();
+        var cassandra = TestStack.backends().cassandra();
+        cassandra.execute(SimpleStatement.newInstance("UPDATE profiles.profile_version SET kind = 'merged', changed_at ="
+                + " toTimestamp(now()), uid = ?, data = '{}' WHERE pid = ? AND version = 2", target, pid)
+                .setQueryTimestamp(fence));
+        cassandra.execute(SimpleStatement.newInstance("UPDATE profiles.profile_version USING TTL 3600 SET kind ="
+                + " 'created', changed_at = toTimestamp(now()), uid = ?, data = '{}' WHERE pid = ? AND version = 1",
+                source, pid).setQueryTimestamp(fence));
+
+        assertThat(Stores.historyOf(pid).keySet()).as("no version of the abandoned merge").containsExactly(1L);
+        var current = cassandra.execute(SimpleStatement.newInstance(
+                "SELECT TTL(kind) AS ttl, uid FROM profiles.profile_version WHERE pid = ? AND version = 1", pid)).one();
+        assertThat(current.isNull("ttl")).as("the current version keeps no TTL").isTrue();
+        assertThat(current.getUuid("uid")).isEqualTo(source);
     }
 
     /** A merge of a source holding two profiles, killed once recorded, the batch landed on one of them only. */

@@ -1,0 +1,100 @@
+package io.profilestore.faults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The change stream judged against Cassandra's history (docs/change-stream.md, invariant 11): every version the history
+ * holds has its event (a profile's own, or the merge's or unmerge's that moved it), each profile's versions arrive in
+ * version order, and no event names a version the history does not hold. Repeats are at-least-once delivery: only
+ * each id's first arrival is judged, and a later arrival of an id seen is no fault.
+ */
+final class StreamCheck {
+
+    /** A version the history holds: its pid, number and kind. */
+    record Version(UUID pid, long version, String kind) {
+    }
+
+    /** What the check found: the events read, the versions judged, and each kind of fault. */
+    record Result(long events, long versions, List<String> missing, List<String> outOfOrder, List<String> phantom) {
+
+        List<String> violations() {
+            var all = new ArrayList<String>();
+            missing.forEach(v -> all.add("stream: no event for " + v));
+            outOfOrder.forEach(v -> all.add("stream: out of order: " + v));
+            phantom.forEach(v -> all.add("stream: an event for a version the history does not hold: " + v));
+            return all;
+        }
+
+        String line() {
+            return "stream: " + events + " events for " + versions + " versions, " + missing.size() + " missing, "
+                    + outOfOrder.size() + " out of order, " + phantom.size() + " for changes that did not happen";
+        }
+    }
+
+    private StreamCheck() {
+    }
+
+    static Result check(Collection<Version> history, List<JsonNode> events) {
+        var held = new HashMap<UUID, Map<Long, String>>();
+        history.forEach(v -> held.computeIfAbsent(v.pid(), pid -> new HashMap<>()).put(v.version(), v.kind()));
+        var first = new LinkedHashMap<String, JsonNode>();
+        events.forEach(event -> first.putIfAbsent(event.path("id").asText(), event));
+        var covered = new HashSet<String>();
+        var last = new HashMap<UUID, Long>();
+        var outOfOrder = new ArrayList<String>();
+        var phantom = new ArrayList<String>();
+        for (var event : first.values()) {
+            for (var told : versionsOf(event)) {
+                var kinds = held.get(told.pid());
+                if (kinds == null || !kinds.containsKey(told.version())) {
+                    phantom.add(event.path("id").asText() + " (" + told.pid() + " version " + told.version() + ")");
+                    continue;
+                }
+                covered.add(told.pid() + ":" + told.version());
+                Long before = last.put(told.pid(), Math.max(told.version(), last.getOrDefault(told.pid(), 0L)));
+                if (before != null && before >= told.version()) {
+                    outOfOrder.add(told.pid() + " version " + told.version() + " after version " + before);
+                }
+            }
+        }
+        var missing = new ArrayList<String>();
+        long judged = 0;
+        for (var version : history) {
+            if ("unrecorded".equals(version.kind())) {
+                continue; // made before the stream was: not told
+            }
+            judged++;
+            if (!covered.contains(version.pid() + ":" + version.version())) {
+                missing.add(version.pid() + " version " + version.version() + " (" + version.kind() + ")");
+            }
+        }
+        return new Result(first.size(), judged, missing, outOfOrder, phantom);
+    }
+
+    /** The versions an event tells: a profile's one, or each profile a merge or unmerge moved. */
+    private static List<Version> versionsOf(JsonNode event) {
+        var data = event.path("data");
+        var told = new ArrayList<Version>();
+        if (event.path("type").asText().startsWith("io.profilestore.user.")) {
+            for (var moved : data.path("profiles")) {
+                told.add(new Version(UUID.fromString(moved.path("pid").asText()), moved.path("version").asLong(), null));
+            }
+        } else {
+            told.add(new Version(UUID.fromString(data.path("pid").asText()), data.path("version").asLong(), null));
+        }
+        return told;
+    }
+
+    /** Whether every version of the history (but unrecorded ones) is told by some event read so far. */
+    static boolean complete(Collection<Version> history, List<JsonNode> events) {
+        return check(history, events).missing().isEmpty();
+    }
+}
