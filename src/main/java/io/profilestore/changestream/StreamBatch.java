@@ -116,13 +116,19 @@ final class StreamBatch {
      * at the write time of the version seen (the operation wrote all of them at one fence).
      */
     private void sendOperation(Moving operation, ProfileRow seen) {
-        for (var move : operation.moves()) {
+        // only the moves the history holds as the operation's: the journal may name a version of a profile the
+        // operation never gave it (its run interrupted, the profile changed by another request meanwhile)
+        var held = operation.moves().stream().filter(move -> move.pid().equals(seen.pid())
+                || versions.version(move.pid(), move.version()).filter(version -> version.kind() == seen.kind()
+                        && move.to().equals(version.uid())).isPresent()).toList();
+        for (var move : held) {
             if (!move.pid().equals(seen.pid())) {
                 catchUp(move.pid(), move.version());
             }
         }
-        out.add(events.user(operation, seen.updatedAt()));
-        for (var move : operation.moves()) {
+        out.add(events.user(new Moving(operation.opId(), operation.kind(), operation.target(), operation.sources(),
+                held, operation.pending()), seen.updatedAt()));
+        for (var move : held) {
             mark(move.pid(), move.version(), seen.written());
         }
     }

@@ -17,7 +17,7 @@ class BenchQuickIT {
     static final List<String> SCENARIOS = List.of("import command", "raw Cassandra writes", "bulk import",
             "single creates", "HTTP alone",
             "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
-            "PUT /v1/profiles/{pid} with If-Match", Report.POSTGRES_UPDATE, Report.CONTENTION,
+            "PUT /v1/profiles/{pid} with If-Match", Report.POSTGRES_UPDATE, EventDelay.SCENARIO, Report.CONTENTION,
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
             "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query",

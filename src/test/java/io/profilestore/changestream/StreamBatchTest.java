@@ -148,6 +148,36 @@ class StreamBatchTest {
         assertThat(told.get(1_204).path("id").asText()).isEqualTo(pid + ":1205");
     }
 
+    /**
+     * The journal of a merge names a version of a profile the merge never gave it (its run interrupted, the profile
+     * moved by hand meanwhile, at that version): the merge's event leaves it out, and the profile's own event tells it.
+     */
+    @Test
+    void aMergesEventNamesOnlyTheVersionsItGave() {
+        var moved = API.create("{\"n\": 1}").pid();
+        var other = API.create("{\"n\": 1}").pid();
+        var uid = UUID.fromString(API.get(moved).json().path("uid").asText());
+        var target = UUID.randomUUID();
+        var row = API.stores.rows.find(moved).orElseThrow();
+        var merged = row.under(target, 2, Instant.now(), row.written() + 10, VersionKind.MERGED);
+        API.stores.rows.apply(List.of(new RowWrite.PutProfile(merged), new RowWrite.RecordVersion(merged, row)),
+                row.written() + 10, UUID.randomUUID());
+        var elsewhere = UUID.fromString(API.create("{}").json().path("uid").asText());
+        assertThat(API.move(other, "\"1\"", elsewhere).status()).isEqualTo(200);
+        var merge = new UserJournal.Operation(UUID.randomUUID(), UserJournal.Kind.MERGE, target, List.of(uid), null);
+        API.stores.transactions.inOne(API.journal.recordMerge(merge, List.of(new UserJournal.Move(moved, uid, uid, target, 2),
+                new UserJournal.Move(other, uid, uid, target, 2)), UUID.randomUUID())::write);
+        API.journal.finish(merge.opId(), true);
+
+        var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
+        batch.profile(moved);
+        batch.profile(other);
+
+        var event = batch.events().stream().filter(e -> e.path("id").asText().startsWith("merge:")).findFirst().orElseThrow();
+        assertThat(event.path("data").path("profiles").findValuesAsText("pid")).containsExactly(moved.toString());
+        assertThat(batch.events()).extracting(e -> e.path("id").asText()).contains(other + ":2");
+    }
+
     /** Publishes what the profile has above its mark, and marks it, as a confirmed batch would. */
     private static List<ObjectNode> publish(UUID pid) {
         var batch = new StreamBatch(API.stores.rows, API.journal, EVENTS);
