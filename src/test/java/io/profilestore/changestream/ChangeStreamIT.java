@@ -62,7 +62,6 @@ class ChangeStreamIT {
         var mergeId = merged.json().path("mergeId").asText();
         assertThat(platform.move(pid, "\"3\"", elsewhere).status()).isEqualTo(200);
         assertThat(platform.delete(pid, "\"4\"").status()).isEqualTo(204);
-        assertThat(admin.send("DELETE", "/v1/profiles/" + pid + "/versions", null, null, Map.of()).status()).isEqualTo(204);
 
         var events = new CopyOnWriteArrayList<JsonNode>();
         var contentTypes = new CopyOnWriteArrayList<String>();
@@ -78,6 +77,12 @@ class ChangeStreamIT {
                             channel.basicAck(envelope.getDeliveryTag(), false);
                         }
                     });
+            // the erase told before the purge: a purge that overtakes the publisher leaves what it removed untold
+            // (StreamBatchTest), so purging at once would make which versions are told a race
+            await("the erase's event").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> firstOfEach(events).containsKey(pid + ":5"));
+            assertThat(admin.send("DELETE", "/v1/profiles/" + pid + "/versions", null, null, Map.of()).status())
+                    .isEqualTo(204);
             await("the purge's event").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> firstOfEach(events).containsKey(pid + ":6"));
         }
