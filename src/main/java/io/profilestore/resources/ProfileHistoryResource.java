@@ -1,5 +1,6 @@
 package io.profilestore.resources;
 
+import io.profilestore.api.Problem;
 import io.profilestore.api.ProfileVersion;
 import io.profilestore.api.ProfileVersions;
 import io.profilestore.audit.AuditContext;
@@ -42,6 +43,7 @@ public class ProfileHistoryResource {
      */
     @DELETE
     @RolesAllowed(Role.ADMIN_NAME)
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE}) // no body but a problem: a client may accept only that
     public Response purge(@PathParam("pid") String pid, @QueryParam("erase") String erase,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch) {
         var id = Pids.parse("pid", pid);

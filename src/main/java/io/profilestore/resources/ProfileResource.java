@@ -6,6 +6,7 @@ import io.profilestore.api.BatchCreateResponse;
 import io.profilestore.api.BatchUpdateRequest;
 import io.profilestore.api.BatchUpdateResponse;
 import io.profilestore.api.CreateProfileRequest;
+import io.profilestore.api.Problem;
 import io.profilestore.api.Profile;
 import io.profilestore.api.ReplaceProfileRequest;
 import io.profilestore.audit.AuditContext;
@@ -135,6 +136,7 @@ public class ProfileResource {
     @DELETE
     @Path("profiles/{pid}")
     @RolesAllowed({Role.PLATFORM_NAME, Role.EDITOR_NAME})
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE}) // no body but a problem: a client may accept only that
     public Response erase(@PathParam("pid") String pid, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch) {
         var id = Pids.parse("pid", pid);
         profiles.erase(AuditContext.origin(), id, IfMatch.version(ifMatch));

@@ -187,6 +187,27 @@ class ProfileInputTest {
                 "not-acceptable");
     }
 
+    /**
+     * An erase and a purge answer no body but a problem, so the OpenAPI document names only application/problem+json
+     * for them, and a client generated from it (docs/java-client.md) accepts just that: JavaClientIT's erase was
+     * answered 406.
+     */
+    @Test
+    void aChangeThatAnswersNoBodyServesAClientThatAcceptsOnlyProblems() {
+        var onlyProblems = Map.of("Accept", "application/problem+json");
+        var erased = API.create("{\"n\": 1}").pid();
+
+        var stale = API.send("DELETE", "/v1/profiles/" + erased, null, null, Map.of("Accept", "application/problem+json",
+                "If-Match", "\"7\""));
+        var erase = API.send("DELETE", "/v1/profiles/" + erased, null, null, Map.of("Accept", "application/problem+json",
+                "If-Match", "\"1\""));
+        var purge = API.send("DELETE", "/v1/profiles/" + erased + "/versions", null, null, onlyProblems);
+
+        assertProblem(stale, 412, "stale-version");
+        assertThat(erase.status()).as(erase.body()).isEqualTo(204);
+        assertThat(purge.status()).as(purge.body()).isEqualTo(204);
+    }
+
     /** Jersey would answer a HEAD with the GET's headers, a look-up the audit trail would not see. */
     @Test
     void aHeadIsRefusedWithTheMethodsThatAreAllowed() {
