@@ -62,6 +62,11 @@ class ReleaseWorkflowIT {
         assertThat(publishing.get(indexOf(publishing, "skopeo copy")))
                 .as("the archive ImageIT proved").contains("oci-archive:target/jib-image.tar");
         assertThat(publishing).anyMatch(step -> step.contains("helm push"));
+        assertThat(publishing.get(indexOf(publishing, "deploy-file"))).as("the client the test job built, at the tag's version")
+                .contains("$client/profile-store-client-$version.jar");
+        assertThat(tests.get(indexOf(tests, "client/pom.xml"))).contains("-DnewVersion=\"$version\"");
+        assertThat(indexOf(tests, ".ci/run")).as("the client is built once the tests passed")
+                .isLessThan(indexOf(tests, "client/pom.xml"));
         assertThat(String.join("\n", publishing)).as("tokens go in on standard input, never on a command line")
                 .doesNotContain("--dest-creds").doesNotContain("--password \"");
     }
