@@ -38,9 +38,10 @@ class BackendsRoundTripIT {
         var session = backends.cassandra();
         assertThat(session.getContext().getConfig().getDefaultProfile()
                 .getString(DefaultDriverOption.REQUEST_CONSISTENCY)).isEqualTo(ConsistencyLevel.QUORUM.name());
-        session.execute("CREATE KEYSPACE IF NOT EXISTS stack_probe WITH replication = "
+        TestStack.changeSchema(session, "CREATE KEYSPACE IF NOT EXISTS stack_probe WITH replication = "
                 + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
-        session.execute("CREATE TABLE IF NOT EXISTS stack_probe.round_trip (id uuid PRIMARY KEY, body text)");
+        TestStack.changeSchema(session,
+                "CREATE TABLE IF NOT EXISTS stack_probe.round_trip (id uuid PRIMARY KEY, body text)");
         var id = UUID.randomUUID();
 
         var write = session.execute(SimpleStatement.newInstance(

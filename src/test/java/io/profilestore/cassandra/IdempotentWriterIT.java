@@ -27,7 +27,7 @@ class IdempotentWriterIT {
     @BeforeAll
     static void table() {
         var session = TestStack.backends().cassandra();
-        session.execute("CREATE TABLE IF NOT EXISTS profiles.writer_test (id uuid PRIMARY KEY, v int)");
+        TestStack.changeSchema(session, "CREATE TABLE IF NOT EXISTS profiles.writer_test (id uuid PRIMARY KEY, v int)");
     }
 
     static SimpleStatement insert(UUID id, int value) {

@@ -1,6 +1,8 @@
 package io.profilestore.testing;
 
 import com.codahale.metrics.MetricRegistry;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -42,6 +44,7 @@ public final class TestStack {
 
     /** Longer than a start may take (each service's own bound, and another run's turn): then something hangs. */
     private static final Duration START_BOUND = Duration.ofMinutes(16);
+    private static final Duration SCHEMA_CHANGE_BOUND = Duration.ofSeconds(30);
     private static final ReentrantLock STARTING = new ReentrantLock();
 
     private static volatile Stack stack;
@@ -130,6 +133,11 @@ public final class TestStack {
             Runtime.getRuntime().addShutdownHook(new Thread(backends::close, "test-backends-shutdown"));
         }
         return backends;
+    }
+
+    /** A schema change allowed the time one takes on a busy node, not a query's 2 s (SchemaChangesInTestsTest). */
+    public static void changeSchema(CqlSession session, String cql) {
+        session.execute(SimpleStatement.newInstance(cql).setTimeout(SCHEMA_CHANGE_BOUND));
     }
 
     public static Endpoints endpoints() {
