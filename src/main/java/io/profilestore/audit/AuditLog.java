@@ -6,9 +6,9 @@ import io.profilestore.change.AuditAppender;
 import io.profilestore.change.Origin;
 import io.profilestore.change.PostgresUnavailableException;
 import io.profilestore.change.RecordTransaction;
+import io.profilestore.postgres.Pipeline;
 import io.profilestore.postgres.PostgresTransaction;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
@@ -45,10 +45,16 @@ public class AuditLog implements ChangeOutcomes, AuditAppender {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
-    /** Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). */
+    /**
+     * Appended, never written into the record: the trail is append-only for the service (V9, afterMigrate.sql). Its
+     * commit does not wait for the disk: an outcome is a fact added after the answer, and one lost in a crash of
+     * PostgreSQL leaves the record's outcome unknown, as a full queue does (docs/design/write-path.md).
+     */
     private static final String OUTCOME = """
             INSERT INTO audit_outcome (record_id, status)
-            SELECT r.id, ? FROM audit_record r WHERE r.id = ANY(?::bigint[])
+            SELECT r.id, ? FROM audit_record r,
+                   (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
+             WHERE r.id = ANY(?::bigint[])
             ON CONFLICT (record_id) DO NOTHING
             """;
 
@@ -78,9 +84,11 @@ public class AuditLog implements ChangeOutcomes, AuditAppender {
     public long append(RecordTransaction transaction, Origin origin, List<UUID> pids) {
         var entry = new AuditEntry(null, null, origin.actor(), origin.actorKind(), origin.roles(), origin.action(),
                 origin.request(), pids, null, origin.writer());
-        long[] id = new long[1];
-        PostgresTransaction.run(transaction, connection -> id[0] = insert(connection, entry));
-        return id[0];
+        // sent with the record's deferred statements, in one round trip
+        return PostgresTransaction.ask(transaction, INSERT, params -> bind(params, entry), rows -> {
+            rows.next();
+            return rows.getLong(1);
+        });
     }
 
     /**
@@ -132,7 +140,7 @@ public class AuditLog implements ChangeOutcomes, AuditAppender {
 
     private static long insert(Connection connection, AuditEntry entry) throws SQLException {
         try (var statement = connection.prepareStatement(INSERT)) {
-            bind(statement, connection, entry);
+            bind(Pipeline.Params.of(statement), entry);
             try (var rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
@@ -147,22 +155,17 @@ public class AuditLog implements ChangeOutcomes, AuditAppender {
     static void insert(Connection connection, List<AuditEntry> entries) throws SQLException {
         try (var statement = connection.prepareStatement(INSERT_ROW)) {
             for (var entry : entries) {
-                bind(statement, connection, entry);
+                bind(Pipeline.Params.of(statement), entry);
                 statement.addBatch();
             }
             statement.executeBatch();
         }
     }
 
-    private static void bind(PreparedStatement statement, Connection connection, AuditEntry entry) throws SQLException {
-        statement.setString(1, entry.actor());
-        statement.setString(2, entry.actorKind());
-        statement.setArray(3, connection.createArrayOf("text", entry.roles().toArray()));
-        statement.setString(4, entry.action());
-        statement.setString(5, entry.request());
-        statement.setArray(6, connection.createArrayOf("uuid", entry.pids().toArray()));
-        statement.setObject(7, entry.status(), Types.INTEGER);
-        statement.setObject(8, entry.requestId());
+    private static void bind(Pipeline.Params params, AuditEntry entry) throws SQLException {
+        params.set(entry.actor()).set(entry.actorKind()).array("text", entry.roles()).set(entry.action())
+                .set(entry.request()).array("uuid", entry.pids()).set(entry.status(), Types.INTEGER)
+                .set(entry.requestId());
     }
 
     /**

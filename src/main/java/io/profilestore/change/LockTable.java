@@ -44,9 +44,11 @@ public interface LockTable {
     Lease raiseFence(Lease held, long floor);
 
     /**
-     * Renews the lease, first in the transaction that records the change.
+     * Renews the lease, first in the transaction that records the change. An adapter may send the renewal with the
+     * record's other statements: its refusal then comes out of the transaction's work or commit, never after it.
      *
-     * @throws LeaseLostException when some lock is no longer ours; nothing is committed then
+     * @throws LeaseLostException when some lock is no longer ours (from here or from the transaction that carries
+     *                            it); nothing is committed then
      */
     void renew(RecordTransaction transaction, Lease held);
 

@@ -45,11 +45,19 @@ import javax.sql.DataSource;
  */
 public class PostgresLockTable implements LockTable {
 
+    /**
+     * Takes the free entities and returns them with their fences. Its transaction's settings come with it, from a
+     * subquery evaluated before any row is inserted (the sort needs every row first): a short wait for a lock row
+     * another transaction is writing ({@code lock_timeout}, which then fails the statement), and no wait at its commit
+     * ({@code set_config(..., true)} lasts until the end of the transaction, whose commit reads it).
+     */
     private static final String ACQUIRE = """
             INSERT INTO entity_lock AS l (entity, holder, lease_until, fence)
             SELECT e, ?, clock_timestamp() + make_interval(secs => ?),
                    greatest((extract(epoch FROM clock_timestamp()) * 1000000)::bigint, ?)
-              FROM unnest(?::text[]) AS e
+              FROM unnest(?::text[]) AS e,
+                   (SELECT set_config('lock_timeout', ?, true),
+                           set_config('synchronous_commit', 'off', true)) AS settings
              ORDER BY e
             ON CONFLICT (entity) DO UPDATE
                SET holder = excluded.holder,
@@ -83,10 +91,6 @@ public class PostgresLockTable implements LockTable {
               FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
              WHERE entity = ANY(?::text[]) AND holder = ?
             """;
-
-    /** The transaction's own settings for taking locks: a short wait for a row being written, and no wait at commit. */
-    private static final String TAKING_SETTINGS =
-            "SELECT set_config('lock_timeout', ?, true), set_config('synchronous_commit', 'off', true)";
 
     /** How long the lock statement waits for a row another transaction is writing (its own statement's time). */
     private static final String LOCK_ROW_WAIT = "100ms";
@@ -140,34 +144,36 @@ public class PostgresLockTable implements LockTable {
 
     private Lease take(UUID holder, List<String> alreadyHeld, Collection<String> wanted, long started) {
         var entities = List.copyOf(new TreeSet<>(wanted));
+        // one entity taken afresh, as every single-profile change takes its lock: taken or not, never in part, so the
+        // statements are their own implicit transaction and its commit comes with them, in one round trip
+        boolean alone = entities.size() == 1 && alreadyHeld.isEmpty();
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
+            connection.setAutoCommit(alone);
             try {
-                // a lock row another transaction holds uncommitted means someone is taking it right now: that
-                // is "locked", answered at once, not a wait up to the socket timeout
-                try (var settings = connection.prepareStatement(TAKING_SETTINGS)) {
-                    settings.setString(1, LOCK_ROW_WAIT);
-                    settings.execute();
-                }
                 var taken = new HashSet<String>();
-                long fence = Long.MIN_VALUE;
-                long lowest = Long.MAX_VALUE;
-                try (var statement = connection.prepareStatement(ACQUIRE)) {
-                    statement.setObject(1, holder);
-                    statement.setDouble(2, seconds(lease));
-                    // locks added to a holder's set never get a fence below the one it has
-                    statement.setLong(3, alreadyHeldFence(connection, holder, alreadyHeld) + 1);
-                    statement.setArray(4, connection.createArrayOf("text", entities.toArray()));
-                    try (var rows = statement.executeQuery()) {
-                        while (rows.next()) {
-                            taken.add(rows.getString(1));
-                            fence = Math.max(fence, rows.getLong(2));
-                            lowest = Math.min(lowest, rows.getLong(2));
-                        }
-                    }
-                }
+                long[] fences = {Long.MIN_VALUE, Long.MAX_VALUE};
+                var unsettled = new HashSet<UUID>();
+                // locks added to a holder's set never get a fence below the one it has
+                long floor = alreadyHeldFence(connection, holder, alreadyHeld) + 1;
+                var pipeline = new Pipeline().add(ACQUIRE, params -> params.set(holder).set(seconds(lease))
+                        .set(floor).array("text", entities).set(LOCK_ROW_WAIT), (rows, updated) -> {
+                            while (rows.next()) {
+                                taken.add(rows.getString(1));
+                                fences[0] = Math.max(fences[0], rows.getLong(2));
+                                fences[1] = Math.min(fences[1], rows.getLong(2));
+                            }
+                        });
+                // its own statement, after the lock's: a change of another holder recorded on these entities before
+                // stays as it is now, since no holder records once its lock was taken (its renewal waits for this
+                // lock row and then finds it taken); a statement begun before the lock's would not see one recorded
+                // while the lock statement waited for that row
+                PostgresUnsettledChanges.holdersOf(pipeline, holder, entities, unsettled);
+                pipeline.send(connection);
+                long fence = fences[0];
                 if (taken.size() < entities.size()) {
-                    connection.rollback();
+                    if (!alone) {
+                        connection.rollback();
+                    }
                     var locked = new ArrayList<>(entities);
                     locked.removeAll(taken);
                     conflicts.mark();
@@ -175,7 +181,7 @@ public class PostgresLockTable implements LockTable {
                 }
                 var all = new TreeSet<>(alreadyHeld);
                 all.addAll(entities);
-                if (lowest != fence || !alreadyHeld.isEmpty()) {
+                if (fences[1] != fence || !alreadyHeld.isEmpty()) {
                     // one write timestamp for all: every entity's fence moves up to the largest
                     try (var statement = connection.prepareStatement(ALIGN_FENCES)) {
                         statement.setLong(1, fence);
@@ -184,21 +190,23 @@ public class PostgresLockTable implements LockTable {
                         statement.executeUpdate();
                     }
                 }
-                connection.commit();
-                // after the commit, holding no row lock: a change of another holder recorded on these entities
-                // stays as it is now, since no holder records once its lock was taken
-                var unsettled = PostgresUnsettledChanges.holdersOf(connection, holder, entities);
-                connection.commit();
+                if (!alone) {
+                    connection.commit();
+                }
                 return new Lease(holder, List.copyOf(all), fence, started, unsettled);
             } catch (SQLException e) {
-                rollbackQuietly(connection);
+                if (!alone) {
+                    rollbackQuietly(connection);
+                }
                 if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                     conflicts.mark();
                     throw new EntitiesLockedException(entities);
                 }
                 throw e;
             } catch (RuntimeException e) {
-                rollbackQuietly(connection);
+                if (!alone) {
+                    rollbackQuietly(connection);
+                }
                 throw e;
             }
         } catch (SQLException e) {
@@ -248,23 +256,19 @@ public class PostgresLockTable implements LockTable {
     }
 
     /**
-     * Renews the lease, first in the transaction that records the change: a holder that lost its lease learns it
-     * here, and nothing of the change is committed.
-     *
-     * @throws LeaseLostException when some lock is no longer ours
+     * Renews the lease, first in the transaction that records the change: a holder that lost its lease learns it when
+     * the renewal's answer is read, with the record's other statements ({@link PostgresTransaction#defer}), before
+     * the commit is sent, and nothing of the change is committed.
      */
     @Override
     public void renew(RecordTransaction transaction, Lease held) {
-        PostgresTransaction.run(transaction, connection -> {
-            try (var renew = connection.prepareStatement(RENEW)) {
-                renew.setDouble(1, seconds(lease));
-                renew.setArray(2, connection.createArrayOf("text", held.entities().toArray()));
-                renew.setObject(3, held.holder());
-                if (renew.executeUpdate() < held.entities().size()) {
-                    throw new LeaseLostException("the locks ran out before the change was recorded", false);
-                }
-            }
-        });
+        // deferred: sent with the record's other statements, and its answer read before anything is committed
+        PostgresTransaction.defer(transaction, RENEW, params -> params.set(seconds(lease))
+                .array("text", held.entities()).set(held.holder()), (rows, renewed) -> {
+                    if (renewed < held.entities().size()) {
+                        throw new LeaseLostException("the locks ran out before the change was recorded", false);
+                    }
+                });
     }
 
     /**

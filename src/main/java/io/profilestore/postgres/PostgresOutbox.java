@@ -38,8 +38,11 @@ public class PostgresOutbox implements OutboxWriter {
      */
     private static final String RECORD = """
             INSERT INTO outbox (entity_type, entity_id, version, fence, erased, lease_until, not_before)
-            VALUES (?, ?, ?, ?, ?, clock_timestamp() + make_interval(secs => ?),
-                    clock_timestamp() + make_interval(secs => ?))
+            SELECT t, e, v, f, x, clock_timestamp() + make_interval(secs => ?),
+                   clock_timestamp() + make_interval(secs => ?)
+              FROM unnest(?::text[], ?::uuid[], ?::bigint[], ?::bigint[], ?::boolean[])
+                   WITH ORDINALITY AS r(t, e, v, f, x, n)
+             ORDER BY n
             """;
 
     private static final String TAKE = """
@@ -47,7 +50,15 @@ public class PostgresOutbox implements OutboxWriter {
              WHERE published_at IS NULL AND (not_before IS NULL OR not_before <= clock_timestamp())
              ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
             """;
-    private static final String MARK = "UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY(?)";
+    /**
+     * Its commit does not wait for the disk: a mark lost in a crash of PostgreSQL publishes its rows again, which
+     * delivery at least once allows (the indexer's external versions, the stream's ids).
+     */
+    private static final String MARK = """
+            UPDATE outbox SET published_at = clock_timestamp()
+              FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
+             WHERE id = ANY(?)
+            """;
     private static final String BACKLOG = """
             SELECT count(*), min(recorded_at) FROM outbox
              WHERE published_at IS NULL AND (not_before IS NULL OR not_before <= clock_timestamp())
@@ -130,7 +141,8 @@ public class PostgresOutbox implements OutboxWriter {
 
     @Override
     public void append(RecordTransaction transaction, List<OutboxRecord> records, Duration leaseLeft) {
-        PostgresTransaction.run(transaction, connection -> insert(connection, records, leaseLeft, null));
+        // deferred: sent with the record's other statements
+        PostgresTransaction.defer(transaction, RECORD, record(records, leaseLeft, null), Pipeline.IGNORED);
     }
 
     @Override
@@ -157,23 +169,21 @@ public class PostgresOutbox implements OutboxWriter {
     }
 
     /**
-     * Inserts a change's records for the indexer in the caller's transaction ({@link PostgresLockTable#recordChange}), with
-     * the lease left to their writer and the delay before the relay takes them (null: at once).
+     * A change's records for the indexer as one statement whatever their number, with the lease left to their writer
+     * and the delay before the relay takes them (null: at once).
      */
+    private static Pipeline.Binder record(List<OutboxRecord> records, Duration leaseLeft, Duration notBefore) {
+        return params -> params.set(leaseLeft.toMillis() / 1000.0)
+                .set(notBefore == null ? null : notBefore.toMillis() / 1000.0, Types.DOUBLE)
+                .array("text", records.stream().map(OutboxRecord::entityType).toList())
+                .array("uuid", records.stream().map(OutboxRecord::entityId).toList())
+                .array("bigint", records.stream().map(OutboxRecord::version).toList())
+                .array("bigint", records.stream().map(OutboxRecord::fence).toList())
+                .array("boolean", records.stream().map(OutboxRecord::erased).toList());
+    }
+
     private static void insert(Connection connection, List<OutboxRecord> records, Duration leaseLeft,
             Duration notBefore) throws SQLException {
-        try (var record = connection.prepareStatement(RECORD)) {
-            for (var change : records) {
-                record.setString(1, change.entityType());
-                record.setObject(2, change.entityId());
-                record.setLong(3, change.version());
-                record.setLong(4, change.fence());
-                record.setBoolean(5, change.erased());
-                record.setDouble(6, leaseLeft.toMillis() / 1000.0);
-                record.setObject(7, notBefore == null ? null : notBefore.toMillis() / 1000.0, Types.DOUBLE);
-                record.addBatch();
-            }
-            record.executeBatch();
-        }
+        new Pipeline().add(RECORD, record(records, leaseLeft, notBefore), Pipeline.IGNORED).send(connection);
     }
 }

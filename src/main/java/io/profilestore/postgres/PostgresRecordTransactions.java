@@ -7,7 +7,8 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * The transactions that record changes, on PostgreSQL: one connection, autocommit off, the change's work, one commit.
+ * The transactions that record changes, on PostgreSQL: one connection, autocommit off, the change's work (its deferred
+ * statements sent together, {@link PostgresTransaction}), one commit.
  * A commit sent and not answered may have taken effect, and says so ({@link PostgresUnavailableException#commitUnconfirmed}).
  */
 public class PostgresRecordTransactions implements RecordTransactions {
@@ -51,6 +52,7 @@ public class PostgresRecordTransactions implements RecordTransactions {
             var transaction = new PostgresTransaction(connection);
             try {
                 work.run(transaction);
+                transaction.send();
             } catch (PostgresTransaction.Failed e) {
                 rollbackQuietly(connection);
                 var cause = e.sqlException();

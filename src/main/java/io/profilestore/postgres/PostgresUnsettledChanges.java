@@ -5,14 +5,12 @@ import io.profilestore.change.LockTable.Release;
 import io.profilestore.change.PostgresUnavailableException;
 import io.profilestore.change.RecordTransaction;
 import io.profilestore.change.UnsettledChanges;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -57,44 +55,37 @@ public class PostgresUnsettledChanges implements UnsettledChanges {
      */
     @Override
     public void keep(RecordTransaction transaction, Lease held, Completion completion) {
-        PostgresTransaction.run(transaction, connection -> {
-            try (var statement = connection.prepareStatement("""
-                    INSERT INTO unsettled_change (holder, pids, fence, writes, records, writer)
-                    VALUES (?, ?, ?, ?::jsonb, ?::jsonb, ?)
-                    ON CONFLICT (holder) DO UPDATE SET pids = excluded.pids, fence = excluded.fence,
-                        writes = excluded.writes, records = excluded.records, writer = excluded.writer,
-                        revoked_fence = NULL, partial_since = NULL, recorded_at = now()
-                    """)) {
-                statement.setObject(1, held.holder());
-                statement.setArray(2, connection.createArrayOf("uuid", completion.pids().toArray()));
-                statement.setLong(3, held.fence());
-                statement.setString(4, RowWritesJson.writes(completion.writes()));
-                statement.setString(5, RowWritesJson.records(completion.records()));
-                statement.setObject(6, completion.writer());
-                statement.executeUpdate();
-            }
-        });
+        // deferred: sent with the record's other statements
+        PostgresTransaction.defer(transaction, """
+                INSERT INTO unsettled_change (holder, pids, fence, writes, records, writer)
+                VALUES (?, ?, ?, ?::jsonb, ?::jsonb, ?)
+                ON CONFLICT (holder) DO UPDATE SET pids = excluded.pids, fence = excluded.fence,
+                    writes = excluded.writes, records = excluded.records, writer = excluded.writer,
+                    revoked_fence = NULL, partial_since = NULL, recorded_at = now()
+                """, params -> params.set(held.holder()).array("uuid", completion.pids()).set(held.fence())
+                        .set(RowWritesJson.writes(completion.writes())).set(RowWritesJson.records(completion.records()))
+                        .set(completion.writer()), Pipeline.IGNORED);
     }
 
     /**
-     * The other holders with a change that may still land on one of these entities' profiles, in the transaction that
-     * takes their locks: a lock of such a change is free only when its holder died, froze past its lease, or kept it
-     * until the lease ran out because its write was not confirmed. Every lock taken asks, so the table's GIN index
+     * The other holders with a change that may still land on one of these entities' profiles, asked right after the
+     * statement that takes their locks, into {@code into}: a lock of such a change is free only when its holder died,
+     * froze past its lease, or kept it until the lease ran out because its write was not confirmed. Every lock taken asks, so the table's GIN index
      * of pids answers it (V17); the table holds the changes under way and those left behind, which the sweep settles
      * ({@link #leftBehind}).
      */
-    static Set<UUID> holdersOf(Connection connection, UUID holder, Collection<String> entities) throws SQLException {
+    static void holdersOf(Pipeline pipeline, UUID holder, Collection<String> entities, Set<UUID> into) {
         var pids = entities.stream().filter(entity -> entity.startsWith(PROFILE))
-                .map(entity -> UUID.fromString(entity.substring(PROFILE.length()))).toArray();
-        if (pids.length == 0) {
-            return Set.of();
+                .map(entity -> UUID.fromString(entity.substring(PROFILE.length()))).toList();
+        if (pids.isEmpty()) {
+            return;
         }
-        try (var statement = connection.prepareStatement(
-                "SELECT holder FROM unsettled_change WHERE pids && ?::uuid[] AND holder <> ?")) {
-            statement.setArray(1, connection.createArrayOf("uuid", pids));
-            statement.setObject(2, holder);
-            return Sql.rows(statement, new HashSet<UUID>(), Sql::firstUuid);
-        }
+        pipeline.add("SELECT holder FROM unsettled_change WHERE pids && ?::uuid[] AND holder <> ?",
+                params -> params.array("uuid", pids).set(holder), (rows, updated) -> {
+                    while (rows.next()) {
+                        into.add(Sql.firstUuid(rows));
+                    }
+                });
     }
 
     /**

@@ -37,11 +37,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (step 3), or just after a release: what docs/design/write-path.md ("Locks") claims then. Taking and releasing locks
  * commit with {@code synchronous_commit = off}: such a commit sits in PostgreSQL's WAL buffers until the WAL writer
  * writes it out (within three times {@code wal_writer_delay}, 200 ms, at worst) or a later synchronous
- * commit flushes the log past it: the next change's record, the relay's, and a change's own audit outcome, written
- * just after its answer. A kill -9 loses only what had not been written out yet; a machine's crash loses also what the
- * kernel had not put on the disk. To crash inside that window for certain, each test freezes the WAL writer (SIGSTOP)
- * and RabbitMQ (the outbox relay's commits wait for its confirms), holds the audit outcomes (their table locked), and
- * checks after the restart that the commit was in fact lost.
+ * commit flushes the log past it: the next change's record. (The relay's marks and the audit outcomes commit
+ * asynchronously too; they flushed the log when this test was written, and holding them still does no harm.) A kill -9
+ * loses only what had not been written out yet; a machine's crash loses also what the kernel had not put on the disk.
+ * To crash inside that window for certain, each test freezes the WAL writer (SIGSTOP) and RabbitMQ (the outbox relay's
+ * commits wait for its confirms), holds the audit outcomes (their table locked), and checks after the restart that the
+ * commit was in fact lost.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class LockCommitCrashIT {
@@ -166,8 +167,8 @@ class LockCommitCrashIT {
     }
 
     /**
-     * The audit outcomes held (each change's, written just after its answer, would flush the log past the commits
-     * before it): their table locked against inserts in a transaction left open until the crash (one still queued
+     * The audit outcomes held (each change's, written just after its answer, flushed the log past the commits before
+     * it while its commit waited for the disk): their table locked against inserts in a transaction left open until the crash (one still queued
      * waits, and is lost in the crash: it stays unknown in the trail); then everything in the log so far written out
      * (a checkpoint flushes the log up to itself).
      */

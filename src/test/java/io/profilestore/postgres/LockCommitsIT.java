@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.codahale.metrics.MetricRegistry;
+import io.profilestore.audit.AuditEntry;
+import io.profilestore.audit.AuditLog;
 import io.profilestore.change.OutboxRecord;
 import io.profilestore.testing.TestStack;
 import java.sql.Connection;
@@ -16,13 +18,15 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Of a change's commits only the record's needs PostgreSQL to have made it durable (its disk, and in production its
- * synchronous standby): taking and freeing the locks do not wait for it. Shown on the real PostgreSQL, made to wait
+ * synchronous standby): taking and freeing the locks do not wait for it, nor does the audit outcome written after the
+ * answer. Shown on the real PostgreSQL, made to wait
  * for a synchronous standby that never comes, so that a commit which waits, waits until the test lets it go (the
  * test's own pool answers a silent server only after a minute, where the service's gives up after seconds).
  */
@@ -31,7 +35,7 @@ class LockCommitsIT {
     private static final String ABSENT_STANDBY = "profile_store_absent_standby";
 
     @Test
-    void takingAndFreeingLocksDoNotWaitForTheStandbyThatTheRecordWaitsFor() throws Exception {
+    void takingAndFreeingLocksAndAnOutcomeDoNotWaitForTheStandbyThatTheRecordWaitsFor() throws Exception {
         var settings = TestStack.configuration().postgres;
         settings.socketTimeout = io.dropwizard.util.Duration.minutes(1);
         // threads of its own: the common pool may have one, which the waiting commit would hold
@@ -39,6 +43,9 @@ class LockCommitsIT {
         try (var pool = settings.build(new MetricRegistry(), "lock-commits-test");
                 var superuser = superuser()) {
             var locks = new PostgresLockTable(pool, Duration.ofSeconds(30), new MetricRegistry());
+            var audit = new AuditLog(pool);
+            long record = audit.record(new AuditEntry(null, null, "lock-commits-test", "SYSTEM", List.of(), "test",
+                    "", List.of(UUID.randomUUID()), null, UUID.randomUUID()));
             waitForStandby(superuser, ABSENT_STANDBY);
             CompletableFuture<Void> recording = null;
             try {
@@ -64,6 +71,10 @@ class LockCommitsIT {
                 var next = CompletableFuture.supplyAsync(() -> locks.acquire(List.of(entity)), threads).get(10, TimeUnit.SECONDS);
                 assertThat(CompletableFuture.supplyAsync(() -> locks.release(next), threads).get(10, TimeUnit.SECONDS))
                         .isEqualTo(PostgresLockTable.Release.RELEASED);
+                // an outcome is written without waiting, and is there for the next reader
+                CompletableFuture.runAsync(() -> audit.recordOutcome(List.of(record), 200), threads)
+                        .get(10, TimeUnit.SECONDS);
+                assertThat(outcome(pool, record)).isEqualTo(200);
                 assertThat(recording).isNotDone();
             } finally {
                 waitForStandby(superuser, "");
@@ -116,6 +127,16 @@ class LockCommitsIT {
                 var rows = statement.executeQuery("SELECT setting FROM pg_settings WHERE name = 'synchronous_standby_names'")) {
             rows.next();
             return rows.getString(1);
+        }
+    }
+
+    private static int outcome(DataSource pool, long record) throws SQLException {
+        try (var connection = pool.getConnection();
+                var statement = connection.prepareStatement("SELECT status FROM audit_outcome WHERE record_id = ?")) {
+            statement.setLong(1, record);
+            try (var rows = statement.executeQuery()) {
+                return rows.next() ? rows.getInt(1) : -1;
+            }
         }
     }
 
