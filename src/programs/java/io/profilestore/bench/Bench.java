@@ -97,7 +97,10 @@ public final class Bench {
         var pool = Executors.newFixedThreadPool(64, Load.named(Load.THREADS));
         var bench = new Bench(options, shape, app, pool);
         try (var http = bench.http; var cpu = bench.cpu) {
-            return bench.runAll();
+            try (var postgres = PostgresMeter.start(TestStack.asOwner())) {
+                bench.postgresMeter = postgres;
+                return bench.runAll();
+            }
         } finally {
             pool.shutdownNow();
         }
@@ -109,6 +112,7 @@ public final class Bench {
     private final ExecutorService pool;
     private final BenchHttp http;
     private final CpuMeter cpu = CpuMeter.start();
+    private PostgresMeter postgresMeter;
     private final Findings findings = new Findings();
     private final NameNormalizer names = NameNormalizer.standard();
 
@@ -199,7 +203,7 @@ public final class Bench {
         if (!refused.isEmpty()) {
             findings.section(Report.refusals(refused));
         }
-        return Report.write(options, shape, findings.results, findings.notes, findings.sections, cpu);
+        return Report.write(options, shape, findings.results, findings.notes, findings.sections, cpu, postgresMeter);
     }
 
     /**

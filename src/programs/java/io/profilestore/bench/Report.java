@@ -83,7 +83,7 @@ final class Report {
     }
 
     static Path write(BenchOptions options, StackShape shape, List<Load.Result> results, List<String> notes,
-            List<String> sections, CpuMeter cpu) throws IOException {
+            List<String> sections, CpuMeter cpu, PostgresMeter postgres) throws IOException {
         Path dir = options.out();
         Files.createDirectories(dir);
         var md = new StringBuilder();
@@ -182,6 +182,7 @@ final class Report {
             md.append('\n').append(contention(contention));
         }
         sections.forEach(section -> md.append('\n').append(section.strip()).append('\n'));
+        PerRequestReport.append(md, results, cpu, postgres);
         CpuReport.append(md, dir, results, cpu);
         if (!notes.isEmpty()) {
             md.append("\n## Notes\n\n");
