@@ -60,8 +60,10 @@ final class ElasticsearchNode implements LocalService {
     @Override
     public List<Long> runningPids() {
         OptionalLong pid = Processes.readPidFile(pidFile());
-        // the node's command line names the distribution, not our folder; the pid file is ours alone
-        return pid.isPresent() && Processes.isOurs(pid.getAsLong(), "-Des.path.home=" + Binaries.elasticsearchHome(settings))
+        // a pid may have been reused since: the process is ours when its command line names our folder, which only
+        // its temporary folder does (ES_TMPDIR below); the distribution's folder may be shared by several stacks
+        // (PROFILE_STORE_STACK_DIST_DIR), and a stack stopped with another setting of it must still find its node
+        return pid.isPresent() && Processes.isOurs(pid.getAsLong(), "-Djava.io.tmpdir=" + home.resolve("tmp") + " ")
                 ? List.of(pid.getAsLong()) : List.of();
     }
 
