@@ -65,7 +65,7 @@ class AuditIT {
         var created = platform.create("{\"surname\": \"Аудитова\", \"phones\": [\"" + phone + "\"]}");
         var pid = created.pid();
         var uid = UUID.fromString(created.json().path("uid").asText());
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 1);
 
         assertThat(operator.get(pid).status()).isEqualTo(200);
         assertThat(operator.user(uid).status()).isEqualTo(200);
@@ -129,7 +129,7 @@ class AuditIT {
         // the console's search: the terms in the body, never in a URL that proxies log
         String phone = SearchApi.uniquePhone();
         var pid = platform.create("{\"surname\": \"Телова\", \"phones\": [\"" + phone + "\"]}").pid();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 1);
 
         var reply = operator.send("POST", "/v1/search", "application/json",
                 "{\"q\": \"Телова " + phone + "\", \"limit\": 5}", Map.of());
@@ -149,7 +149,7 @@ class AuditIT {
     void aLookUpAskedWithANulIsRecordedAndAnswered() {
         String phone = SearchApi.uniquePhone();
         var pid = platform.create("{\"surname\": \"Нулева\", \"phones\": [\"" + phone + "\"]}").pid();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 1);
 
         var reply = operator.send("GET", "/v1/search?phone=" + phone.replaceAll("\\D", "") + "&surname=%00Нулев", null, null, Map.of());
 
@@ -187,7 +187,7 @@ class AuditIT {
         String phone = SearchApi.uniquePhone();
         String digits = phone.replaceAll("\\D", "");
         var pid = platform.create("{\"surname\": \"Машинова\", \"phones\": [\"" + phone + "\"]}").pid();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 1);
 
         var byUrl = platform.send("GET", "/v1/search?surname=Машинова&phone=" + digits, null, null, Map.of());
         var byBody = platform.send("POST", "/v1/search", "application/json",

@@ -13,7 +13,6 @@ import io.profilestore.testing.Routes;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +48,7 @@ class EveryReadIsAuditedIT {
         var created = platform.create("{\"surname\": \"Маршрутова\", \"phones\": [\"" + phone + "\"]}");
         UUID pid = created.pid();
         String uid = created.json().path("uid").asText();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(pid, 1);
         var routes = routes();
         assertThat(routes).as("the routes found").contains("/v1/profiles/{pid}", "/v1/search", "/v1/users/{uid}");
 

@@ -44,7 +44,7 @@ class MachineSearchAuditIT {
         var admin = platform.as(TestAuth.ADMIN);
         String phone = SearchApi.uniquePhone();
         var pid = platform.create("{\"surname\": \"Очередёва\", \"phones\": [\"" + phone + "\"]}").pid();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 1);
         String search = "/v1/search?phone=" + phone.replaceAll("\\D", "");
         var metrics = APP.getEnvironment().metrics();
         long refusedBefore = metrics.meter(MachineSearchWriter.REFUSED).getCount();

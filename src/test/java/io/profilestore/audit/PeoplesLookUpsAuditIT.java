@@ -12,7 +12,6 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ class PeoplesLookUpsAuditIT {
         var created = platform.create("{\"surname\": \"Стюардова\", \"phones\": [\"" + phone + "\"]}");
         UUID pid = created.pid();
         String uid = created.json().path("uid").asText();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(pid, 1);
         String digits = phone.replaceAll("\\D", "");
 
         for (String token : List.of(TestAuth.EDITOR, TestAuth.ADMIN)) {

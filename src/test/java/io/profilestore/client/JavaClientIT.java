@@ -26,7 +26,6 @@ import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -91,7 +90,7 @@ class JavaClientIT {
                 .mapToLong(ProfileVersion::getVersion).max().orElseThrow();
         assertThat(profiles.getProfile(pid, patchedAt).getVersion()).isEqualTo(newestThen).isGreaterThanOrEqualTo(2);
 
-        SearchApi.awaitIndexed(pid, 3, Duration.ofSeconds(30));
+        SearchApi.awaitIndexed(pid, 3);
         var found = new io.profilestore.client.api.SearchApi(platform).searchProfiles(
                 APISearchProfilesRequest.newBuilder().phone(phone).build());
         assertThat(found.getItems()).singleElement().satisfies(item -> {

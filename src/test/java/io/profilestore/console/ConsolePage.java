@@ -7,7 +7,6 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.Browser;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestAuth;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -58,7 +57,7 @@ final class ConsolePage {
     Person create(String data) {
         var reply = platform.create(data);
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-        SearchApi.awaitIndexed(reply.pid(), 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(reply.pid(), 1);
         return new Person(reply.pid(), UUID.fromString(reply.json().path("uid").asText()));
     }
 
@@ -66,7 +65,7 @@ final class ConsolePage {
     UUID createFor(UUID uid, String data) {
         var reply = platform.createFor(uid, data);
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-        SearchApi.awaitIndexed(reply.pid(), 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(reply.pid(), 1);
         return reply.pid();
     }
 

@@ -86,7 +86,7 @@ class IndexerFailureIT {
 
         await("the indexer to report that it fails").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                 .until(() -> indexer.failure(Duration.ZERO) != null);
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
         assertThat(documents.failures).as("every planned failure happened").hasValue(0);
         await("the indexer to report that it works again").atMost(Duration.ofSeconds(10))
                 .until(() -> indexer.failure(Duration.ZERO) == null);
@@ -107,7 +107,7 @@ class IndexerFailureIT {
     @Test
     void aProfileWhoseDataIsUnreadableIsDeadLetteredAloneAndTheRestOfItsBatchIsIndexed() throws Exception {
         var good = api.create("{\"surname\": \"Орлова\"}").pid();
-        SearchApi.awaitIndexed(good, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(good, 1);
         var bad = UUID.randomUUID();
         TestStack.backends().cassandra().execute(SimpleStatement.newInstance(
                 "INSERT INTO profiles.profile (pid, uid, version, data, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)",
@@ -135,7 +135,7 @@ class IndexerFailureIT {
                         Api.JSON.writeValueAsBytes(new ChangeEvent("profile", pid, 1, null, Instant.now())));
             }
 
-            SearchApi.awaitIndexed(good, 2, INDEXED_WITHIN);
+            SearchApi.awaitIndexed(good, 2);
             await("the unreadable profile's message to be dead-lettered").atMost(INDEXED_WITHIN)
                     .until(() -> channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount() == deadBefore + 1);
         }

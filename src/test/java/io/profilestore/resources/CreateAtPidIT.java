@@ -11,7 +11,6 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.Stores;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,7 +55,7 @@ class CreateAtPidIT {
         assertThat(Stores.pidsOfUser(uid)).containsExactly(pid);
         assertThat(Stores.outboxVersions(pid)).containsExactly(1L);
         assertThat(api.get(pid).json()).isEqualTo(created.json());
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 1);
     }
 
     @Test
@@ -71,6 +70,6 @@ class CreateAtPidIT {
         assertThat(api.get(pid).json().path("data").path("n").asInt()).isEqualTo(2);
         // the erase was version 2: the pid's numbering goes on, so no ETag of the erased profile applies (docs/history.md)
         assertThat(api.get(pid).version()).isEqualTo(3);
-        SearchApi.awaitIndexed(pid, 3, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(pid, 3);
     }
 }

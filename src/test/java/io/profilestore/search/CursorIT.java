@@ -46,7 +46,7 @@ class CursorIT {
         for (String number : new String[] {phone, otherPhone}) {
             for (int i = 0; i < 3; i++) {
                 UUID pid = api.create("{\"surname\": \"" + SURNAME + "\", \"firstName\": \"Вера\", \"phones\": [\"" + number + "\"]}").pid();
-                SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+                SearchApi.awaitIndexed(pid, 1);
             }
         }
     }

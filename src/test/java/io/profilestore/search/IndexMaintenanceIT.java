@@ -186,7 +186,7 @@ class IndexMaintenanceIT {
     @Test
     void aWritePlannedBeforeTheSwapAndSentAfterItLandsInTheNewGenerationAndRecreatesNoOldOne() throws Exception {
         var pid = api.create("{\"surname\": \"Соколова\"}").pid();
-        SearchApi.awaitIndexed(ALIAS, pid, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(ALIAS, pid, 1, SearchApi.INDEXING_BOUND);
         var erased = UUID.randomUUID();
         var reindexer = parts.reindexer();
         String from = parts.aliases().currentIndex();
@@ -249,8 +249,8 @@ class IndexMaintenanceIT {
         var changed = api.create("{\"surname\": \"Лебедева\"}").pid();
         var removed = api.create("{\"surname\": \"Лебедева\"}").pid();
         var invented = UUID.randomUUID();
-        SearchApi.awaitIndexed(ALIAS, changed, 1, Duration.ofSeconds(10));
-        SearchApi.awaitIndexed(ALIAS, removed, 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(ALIAS, changed, 1, SearchApi.INDEXING_BOUND);
+        SearchApi.awaitIndexed(ALIAS, removed, 1, SearchApi.INDEXING_BOUND);
         var client = TestStack.backends().elasticsearch();
         String index = parts.aliases().currentIndex();
         // by hand: a surname edited (the index bumps the version), a document deleted, one invented

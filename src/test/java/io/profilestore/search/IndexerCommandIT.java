@@ -10,7 +10,6 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.ServiceProcess;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +27,7 @@ class IndexerCommandIT {
         try (var indexer = ServiceProcess.start("indexer", null, Map.of())) {
             var pid = api.create("{\"surname\": \"Белоусова\", \"phones\": [\"" + SearchApi.uniquePhone() + "\"]}").pid();
 
-            SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(20));
+            SearchApi.awaitIndexed(pid, 1);
 
             var health = indexer.admin("/healthcheck");
             assertThat(health.json().path("indexer").path("healthy").asBoolean()).as(health.body()).isTrue();

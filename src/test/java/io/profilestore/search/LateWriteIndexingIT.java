@@ -67,7 +67,7 @@ class LateWriteIndexingIT {
         pause.resume();
 
         assertThat(put.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
-        SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 2);
         assertThat(new SearchApi(api).pids(Map.of("surname", "Соколова", "phone", phone))).containsExactly(pid);
     }
 
@@ -86,7 +86,7 @@ class LateWriteIndexingIT {
         pause.resume();
 
         assertThat(create.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
     }
 
     @Test
@@ -101,7 +101,7 @@ class LateWriteIndexingIT {
         pause.resume();
 
         assertThat(erase.get(30, TimeUnit.SECONDS).status()).isEqualTo(204);
-        SearchApi.awaitIndexed(pid, -1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, -1);
     }
 
     @Test
@@ -124,7 +124,7 @@ class LateWriteIndexingIT {
         assertThat(reply.status()).as("slower than its lease, but no one took the lock meanwhile: the write stands")
                 .isEqualTo(200);
         assertThat(api.get(pid).version()).isEqualTo(2);
-        SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 2);
     }
 
     @Test
@@ -163,7 +163,7 @@ class LateWriteIndexingIT {
         assertThat(after.version()).isEqualTo(1);
         assertThat(after.json().path("data").path("surname").asText()).isEqualTo("Орлова");
         assertThat(api.put(pid, etag(1), document("Соколова")).status()).as("so the put can be sent again").isEqualTo(200);
-        SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 2);
     }
 
     /** Lets the paused change go on while Cassandra hangs, and waits for its answer. */
@@ -182,7 +182,7 @@ class LateWriteIndexingIT {
     private UUID created(String surname) {
         var reply = api.create(document(surname));
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-        SearchApi.awaitIndexed(reply.pid(), 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(reply.pid(), 1);
         return reply.pid();
     }
 

@@ -13,7 +13,6 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +47,7 @@ class MatchesIT {
     UUID created(UUID uid, String data) {
         var reply = uid == null ? platform.create(data) : platform.createFor(uid, data);
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-        SearchApi.awaitIndexed(reply.pid(), 1, Duration.ofSeconds(10));
+        SearchApi.awaitIndexed(reply.pid(), 1);
         return reply.pid();
     }
 

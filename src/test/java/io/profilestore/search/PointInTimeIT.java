@@ -95,7 +95,7 @@ class PointInTimeIT {
         for (int i = 0; i < 3; i++) {
             last = api.create("{\"surname\": \"Точкина\", \"phones\": [\"" + phone + "\"]}").pid();
         }
-        SearchApi.awaitIndexed(last, 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(last, 1);
         var before = requests();
 
         for (int i = 0; i < 10; i++) {
@@ -135,7 +135,7 @@ class PointInTimeIT {
         for (String surname : List.of("Точкин", "Точкина", "Tochkin", "Точкинский", "Точкин", "Tochkina", "Точкина")) {
             created.add(api.create("{\"surname\": \"" + surname + "\", \"phones\": [\"" + phone + "\"]}").pid());
         }
-        created.forEach(pid -> SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15)));
+        created.forEach(pid -> SearchApi.awaitIndexed(pid, 1));
         String q = "точкин " + phone;
 
         var whole = search.search(Map.of("q", q, "limit", "100"));
@@ -168,7 +168,7 @@ class PointInTimeIT {
         var search = new SearchApi(api);
         String phone = SearchApi.uniquePhone();
         UUID pid = api.create("{\"surname\": \"Точкина\", \"phones\": [\"" + phone + "\"]}").pid();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(pid, 1);
         long before = openContexts();
 
         for (int i = 0; i < 30; i++) {
@@ -190,7 +190,7 @@ class PointInTimeIT {
         var created = new ArrayList<UUID>();
         for (int i = 0; i < 3; i++) {
             UUID pid = api.create("{\"surname\": \"Точкина\", \"phones\": [\"" + phone + "\"]}").pid();
-            SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+            SearchApi.awaitIndexed(pid, 1);
             created.add(pid);
         }
         long before = openContexts();
@@ -218,7 +218,7 @@ class PointInTimeIT {
             cursor = page.json().path("nextCursor").asText(null);
             if (seen.size() == 1) {
                 UUID late = api.create("{\"surname\": \"Точкина\", \"phones\": [\"" + phone + "\"]}").pid();
-                SearchApi.awaitIndexed(late, 1, Duration.ofSeconds(15));
+                SearchApi.awaitIndexed(late, 1);
             }
         } while (cursor != null && seen.size() < 10);
         assertThat(seen).as("no hit twice").doesNotHaveDuplicates();
@@ -237,7 +237,7 @@ class PointInTimeIT {
         var pid = api.create("{\"surname\": \"Выборочная\", \"firstName\": \"Анна\", \"patronymic\": \"Ивановна\", "
                 + "\"birthDate\": \"1990-01-02\", \"email\": \"anna@example.org\", \"phones\": [\"" + phone + "\"], "
                 + "\"documents\": [{\"type\": \"passport\", \"number\": \"4500 123456\"}]}").pid();
-        SearchApi.awaitIndexed(pid, 1, Duration.ofSeconds(15));
+        SearchApi.awaitIndexed(pid, 1);
         var criteria = new SearchCriteria(null, null, null, null,
                 Numbers.phone(phone).orElseThrow(), null, null);
 

@@ -11,7 +11,6 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.PersonalData;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,8 +33,6 @@ class RomanizationSearchIT {
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(
                     ConfigOverride.config("indexer.inProcess", "true")));
-
-    static final Duration INDEXED_WITHIN = Duration.ofSeconds(30);
     static final int SURNAMES = 100;
     static final double TARGET = 0.98;
 
@@ -64,7 +61,7 @@ class RomanizationSearchIT {
                 people.put(UUID.fromString(reply.json().path("created").get(i).path("pid").asText()), batch.get(i));
             }
         }
-        people.keySet().forEach(pid -> SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN));
+        people.keySet().forEach(pid -> SearchApi.awaitIndexed(pid, 1));
         return people;
     }
 

@@ -12,7 +12,6 @@ import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestStack;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,8 +30,6 @@ class SearchBoxIT {
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(
                     ConfigOverride.config("indexer.inProcess", "true")));
 
-    static final Duration INDEXED_WITHIN = Duration.ofSeconds(15);
-
     Api api;
     SearchApi search;
 
@@ -45,7 +42,7 @@ class SearchBoxIT {
     UUID create(String data) {
         var reply = api.create(data);
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-        SearchApi.awaitIndexed(reply.pid(), 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(reply.pid(), 1);
         return reply.pid();
     }
 
@@ -75,7 +72,7 @@ class SearchBoxIT {
                 + " \"birthDate\": \"1980-02-02\", \"phones\": [\"" + phone + "\"], \"documents\": [\"" + document + "\"]}");
         UUID pid = created.pid();
         String uid = created.json().path("uid").asText();
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
 
         for (String typed : List.of("Щербакова Ольга", "olga shcherbakova", "Щербакова О. И.", "ЩЕРБАКОВА ольга ив",
                 "Ольга Ивановна Щербакова", "Щербакова 02.02.1980", "1980-02-02 Щерб", phone,

@@ -3,6 +3,7 @@ package io.profilestore.search;
 import static io.profilestore.testing.Api.assertProblem;
 import static io.profilestore.testing.Api.etag;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.Meter;
@@ -39,7 +40,12 @@ class SearchIT {
             ProfileStoreApplication.class, TestStack.configPath(),
             TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true")));
 
-    static final Duration INDEXED_WITHIN = Duration.ofSeconds(10);
+    /**
+     * How soon a running service's new profile must be found (a refresh every half second once indexed; this leaves
+     * room for a loaded CI machine). Measured once the service has indexed a change: its first pays for the JVM's cold
+     * paths, which the other tests' waits ({@link SearchApi#INDEXING_BOUND}) allow for.
+     */
+    static final Duration SEARCHABLE_WITHIN = Duration.ofSeconds(10);
 
     Api api;
     SearchApi search;
@@ -62,13 +68,14 @@ class SearchIT {
 
     @Test
     void aNewProfileIsFoundByEverySpellingOfItsNameWithinTheMeasuredBound() {
+        SearchApi.awaitIndexed(create("Кузнецов", "Олег"), 1); // the service warm
         long started = System.nanoTime();
         var pid = create("Щербакова", "Анна");
-        await("the new profile to be found by its surname").atMost(INDEXED_WITHIN).pollInterval(Duration.ofMillis(20))
+        await("the new profile to be found by its surname").atMost(SEARCHABLE_WITHIN).pollInterval(Duration.ofMillis(20))
                 .until(() -> search.pids(Map.of("surname", "Щербакова", "phone", phone)).contains(pid));
         var searchable = Duration.ofNanos(System.nanoTime() - started);
         System.out.println("write to search hit: " + searchable.toMillis() + " ms");
-        assertThat(searchable).isLessThan(INDEXED_WITHIN);
+        assertThat(searchable).isLessThan(SEARCHABLE_WITHIN);
 
         for (String spelling : List.of("shcherb", "Щерб", "ЩЕРБАКОВА", "Shherbakova", "Scherbakova", "Oth,frjdf")) {
             assertThat(search.pids(Map.of("surname", spelling, "phone", phone))).as(spelling).containsExactly(pid);
@@ -80,7 +87,7 @@ class SearchIT {
     @Test
     void numbersMatchExactlyWhateverTheFormatting() {
         var pid = create("Яковлева", "Ольга");
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
         String digits = phone.replaceAll("\\D", "");
 
         for (String spelling : List.of("iakovl", "yakovl", "Яковл")) {
@@ -97,16 +104,16 @@ class SearchIT {
     @Test
     void aSurnameChangeMovesTheProfileAndAnEraseRemovesIt() {
         var pid = create("Семёнова", "Мария");
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
         assertThat(search.pids(Map.of("surname", "Семенова", "phone", phone))).containsExactly(pid);
 
         assertThat(api.patch(pid, etag(1), "{\"surname\": \"Королёва\"}").status()).isEqualTo(200);
-        SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 2);
         assertThat(search.pids(Map.of("surname", "Семен", "phone", phone))).isEmpty();
         assertThat(search.pids(Map.of("surname", "Korolyova", "phone", phone))).containsExactly(pid);
 
         assertThat(api.delete(pid, etag(2)).status()).isEqualTo(204);
-        SearchApi.awaitIndexed(pid, -1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, -1);
         assertThat(search.pids(Map.of("phone", phone))).isEmpty();
     }
 
@@ -119,7 +126,7 @@ class SearchIT {
         var pid = create("Фёдорова", "Вера");
         assertThat(api.patch(pid, etag(1), "{\"step\": 2}").status()).isEqualTo(200);
         assertThat(api.patch(pid, etag(2), "{\"firstName\": \"Вероника\", \"step\": 3}").status()).isEqualTo(200);
-        SearchApi.awaitIndexed(pid, 3, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 3);
         Meter indexed = APP.getEnvironment().metrics().meter("indexer.indexed");
         long before = indexed.getCount();
 
@@ -127,7 +134,7 @@ class SearchIT {
             var old = new ChangeEvent("profile", pid, 1, null, Instant.now().minusSeconds(3600));
             channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null, Api.JSON.writeValueAsBytes(old));
         }
-        await("the indexer to index the replayed message").atMost(INDEXED_WITHIN).until(() -> indexed.getCount() > before);
+        await("the indexer to index the replayed message").atMost(SearchApi.INDEXING_BOUND).until(() -> indexed.getCount() > before);
 
         assertThat(SearchApi.indexedVersion(pid)).isEqualTo(3);
         assertThat(search.pids(Map.of("firstName", "Veronika", "phone", phone))).containsExactly(pid);
@@ -137,12 +144,12 @@ class SearchIT {
     void aStaleWriteThroughTheIndexersWritePathIsRefusedAndLeavesTheNewerDocument() throws Exception {
         var parts = new Wiring(TestStack.configuration(), TestStack.backends(), new MetricRegistry(), Api.JSON);
         var pid = create("Фёдорова", "Вера");
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
         // what a slow indexer (or a reindex) read of version 1, before the profile changed under it
         var stale = parts.documents().current(List.of(pid)).documents().get(pid);
         assertThat(stale.document().version()).isEqualTo(1);
         assertThat(api.patch(pid, etag(1), "{\"firstName\": \"Вероника\"}").status()).isEqualTo(200);
-        SearchApi.awaitIndexed(pid, 2, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 2);
         var newer = parts.index().versionsOf(List.of(pid)).get(pid);
         assertThat(newer.external()).as("the newer document's external version").isGreaterThan(stale.written());
 
@@ -172,17 +179,17 @@ class SearchIT {
             channel.basicPublish(EventTopology.EXCHANGE, EventTopology.ROUTING_KEY, null,
                     "{not json".getBytes(StandardCharsets.UTF_8));
 
-            await("the poison message to be counted").atMost(INDEXED_WITHIN)
+            await("the poison message to be counted").atMost(SearchApi.INDEXING_BOUND)
                     .until(() -> metrics.meter("indexer.dead-lettered").getCount() > before);
-            await("the poison message to reach the dead-letter queue").atMost(INDEXED_WITHIN).until(() ->
+            await("the poison message to reach the dead-letter queue").atMost(SearchApi.INDEXING_BOUND).until(() ->
                     channel.queueDeclarePassive(EventTopology.DEAD_QUEUE).getMessageCount() > deadBefore);
         }
         var pid = create("Павлова", "Нина");
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
         assertThat(metrics.getGauges()).containsKeys("indexer.queue-depth", "indexer.dead-letter-queue-depth",
                 "events.outbox.backlog");
         // the gauges exist from the start (at -1, "not measured"): they must also measure the queues
-        await("the indexer's gauges to measure its queues").atMost(INDEXED_WITHIN).until(() ->
+        await("the indexer's gauges to measure its queues").atMost(SearchApi.INDEXING_BOUND).until(() ->
                 gauge(metrics, "indexer.queue-depth") >= 0 && gauge(metrics, "indexer.dead-letter-queue-depth") > deadBefore);
         assertThat(metrics.histogram("indexer.lag-ms").getCount()).as("index lag, commit to indexed").isPositive();
         assertThat(metrics.timer("indexer.bulk").getCount()).as("bulk latency").isPositive();
@@ -198,7 +205,7 @@ class SearchIT {
         for (int i = 0; i < 5; i++) {
             created.add(create("Горбачёва", "Ирина"));
         }
-        created.forEach(pid -> SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN));
+        created.forEach(pid -> SearchApi.awaitIndexed(pid, 1));
 
         var seen = new ArrayList<UUID>();
         var first = search.search(Map.of("phone", phone, "limit", "2"));
@@ -207,7 +214,7 @@ class SearchIT {
         // if its place in the order (same score and name: its pid) is after the page already shown
         var late = create("Горбачёва", "Ирина");
         boolean lateIsAhead = late.toString().compareTo(seen.get(seen.size() - 1).toString()) > 0;
-        SearchApi.awaitIndexed(late, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(late, 1);
         String cursor = first.json().path("nextCursor").asText();
         while (!cursor.isEmpty()) {
             var page = search.search(Map.of("phone", phone, "limit", "2", "cursor", cursor));
@@ -227,7 +234,7 @@ class SearchIT {
     @Test
     void hydrateAddsTheDocumentAndTheAnswerSaysHowTheQueryWasRead() {
         var pid = create("Иванова", "Елена");
-        SearchApi.awaitIndexed(pid, 1, INDEXED_WITHIN);
+        SearchApi.awaitIndexed(pid, 1);
 
         var reply = search.search(Map.of("surname", "Bdfyjdf", "phone", phone, "hydrate", "true"));
 
@@ -242,6 +249,19 @@ class SearchIT {
         var readings = new HashSet<String>();
         query.path("surname").path("readings").forEach(r -> readings.add(r.path("reading").asText() + " " + r.path("words")));
         assertThat(readings).anyMatch(r -> r.startsWith("typed with the Latin layout on") && r.contains("иванова"));
+    }
+
+    @Test
+    void aWaitForAChangeThatNeverCameSaysWhereItStands() {
+        var neverWritten = UUID.randomUUID();
+
+        assertThatThrownBy(() -> SearchApi.awaitIndexed(neverWritten, 1, Duration.ofMillis(300)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("indexed at version 1")
+                .hasMessageContaining("outbox: no record of it;")
+                .hasMessageContaining("queue " + EventTopology.QUEUE + ": ")
+                .hasMessageContaining("1 consumer(s)")
+                .hasMessageContaining("the index holds version -1");
     }
 
     @Test
