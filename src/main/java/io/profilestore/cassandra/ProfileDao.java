@@ -40,7 +40,8 @@ import java.util.stream.StreamSupport;
  */
 public class ProfileDao implements ProfileRows {
 
-    private static final String PROFILE_COLUMNS =
+    /** The columns a profile is read with (the benchmark's raw read asks for them too). */
+    public static final String PROFILE_COLUMNS =
             "pid, uid, home_uid, version, data, created_at, updated_at, WRITETIME(version) AS written, written_by, kind";
     /** A version of the history, read as a profile's row ({@link #version}). */
     static final String VERSION_COLUMNS =

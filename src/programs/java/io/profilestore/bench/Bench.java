@@ -146,6 +146,11 @@ public final class Bench {
         findings.note(String.format("Cassandra's compactions were waited for before the first scenario: %.1f s",
                 (System.nanoTime() - compactionsStart) / 1e9));
         warmUpStack(dataset, terms);
+        long jitStart = System.nanoTime();
+        QuietBackends.awaitJitQuiet();
+        findings.note(String.format("After the warm-up, the service's JIT was waited for until it compiled less than %d ms"
+                + " in 2 s, three times in a row: %.1f s", QuietBackends.QUIET_JIT_MILLIS,
+                (System.nanoTime() - jitStart) / 1e9));
 
         if (options.runs("reads") || options.runs("search")) {
             var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
@@ -271,7 +276,25 @@ public final class Bench {
                 () -> CassandraBaseline.read(randomPid(dataset))));
         findings.measured(Load.openLoop("PostgreSQL baseline: read by pk", rate(500), options.warmup(), options.duration(),
                 () -> async(() -> postgres.read(randomPid(dataset)))));
+        var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
+        var json = app.getObjectMapper();
+        var before = ServerTime.ofGets(http, app.getAdminPort());
+        var get = InterleavedReport.GET_INTERLEAVED;
+        var interleaved = Load.interleaved(List.of(get.service(), get.backend(), get.http()), rate(750),
+                options.warmup(), options.duration(), List.of(
+                        () -> get("/v1/profiles/" + randomPid(dataset)),
+                        () -> CompletableFuture.supplyAsync(() -> CassandraBaseline.readAsTheServiceAnswers(randomPid(dataset), json), pool),
+                        () -> http.get(ping).thenApply(SimpleHttpResponse::getCode)));
+        interleaved.forEach(findings::measured);
+        var after = ServerTime.ofGets(http, app.getAdminPort());
+        double server = after.meanMillisSince(before);
+        double read = interleaved.get(1).latencies().getMean() / 1000.0;
+        findings.note(String.format("In the interleaved window (its warm-up included), the service's own time for a GET,"
+                + " from Jersey taking the request to the answer written (its `http_server_requests_seconds`): mean %.3f"
+                + " ms over %,d requests; the read it comes down to, done as the service does it beside it: mean %.3f ms;"
+                + " the service beyond the read: %.3f ms a GET", server, after.requestsSince(before), read, server - read));
     }
+
 
     /** Each kind of search, through the service, as the raw Elasticsearch query, and from PostgreSQL. */
     private void searches(Dataset dataset, SearchTerms terms, PostgresBaseline postgres) {
@@ -296,6 +319,24 @@ public final class Bench {
         findings.measured(Load.openLoop("raw Elasticsearch q query", rate(50), options.warmup(), options.duration(),
                 () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
                         TypedQuery.parse(terms.typedName(), names))))));
+
+        // the same, taking turns in one window with HTTP alone (InterleavedReport): the six kinds of search together at
+        // the 50/s of one kind above, so that Elasticsearch works as hard as there (all at 50/s each saturated it)
+        var scenarios = new ArrayList<String>();
+        InterleavedReport.SEARCHES_INTERLEAVED.forEach(c -> scenarios.addAll(List.of(c.service(), c.backend())));
+        scenarios.add(InterleavedReport.SEARCHES_HTTP);
+        var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
+        Load.interleaved(scenarios, rate(7 * 50.0 / 6), options.warmup(), options.duration(), List.of(
+                () -> get("/v1/search?limit=20&surname=" + SearchTerms.encode(terms.surnamePrefix())),
+                () -> async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(terms.surnamePrefix()),
+                        null, null, null, null, null, null))),
+                () -> get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]),
+                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null,
+                        dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)], null, null))),
+                () -> get("/v1/search?limit=20&q=" + SearchTerms.encode(terms.typedName())),
+                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
+                        TypedQuery.parse(terms.typedName(), names)))),
+                () -> http.get(ping).thenApply(SimpleHttpResponse::getCode))).forEach(findings::measured);
     }
 
     /**

@@ -1,7 +1,12 @@
 package io.profilestore.bench;
 
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.profilestore.api.Profile;
+import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.testing.TestStack;
+import java.io.UncheckedIOException;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -19,6 +24,35 @@ final class CassandraBaseline {
                     "SELECT pid, uid, version, data, created_at, updated_at, WRITETIME(version) FROM profiles.profile WHERE pid = ?");
         }
         return read;
+    }
+
+    private static PreparedStatement asTheService;
+
+    static synchronized PreparedStatement statementAsTheService() {
+        if (asTheService == null) {
+            asTheService = TestStack.backends().cassandra().prepare(
+                    "SELECT " + ProfileDao.PROFILE_COLUMNS + " FROM profiles.profile WHERE pid = ?");
+        }
+        return asTheService;
+    }
+
+    /**
+     * The read a GET by pid comes down to, done as the service does it: its columns, waited for on the calling thread
+     * (the service's request thread waits so), the row made into the profile and the profile into the JSON answered.
+     */
+    static int readAsTheServiceAnswers(UUID pid, ObjectMapper json) {
+        var row = TestStack.backends().cassandra().executeAsync(statementAsTheService().bind(pid).setIdempotent(true))
+                .toCompletableFuture().join().one();
+        if (row == null) {
+            return 404;
+        }
+        var profile = new Profile(row.getUuid("pid"), row.getUuid("uid"), row.getLong("version"), row.getString("data"),
+                row.getInstant("created_at"), row.getInstant("updated_at"));
+        try {
+            return json.writeValueAsBytes(profile).length > 0 ? 200 : 500;
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static CompletableFuture<Integer> read(UUID pid) {

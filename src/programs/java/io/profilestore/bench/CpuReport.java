@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -22,7 +23,10 @@ final class CpuReport {
     }
 
     static void append(StringBuilder md, Path dir, List<Load.Result> results, CpuMeter cpu) throws IOException {
-        var measured = results.stream().filter(r -> r.window() != null).toList();
+        // an interleaved window once, under its first scenario's name
+        var windows = new HashSet<Long>();
+        var measured = results.stream().filter(r -> r.window() != null && (!r.scenario().startsWith(InterleavedReport.PREFIX)
+                || windows.add(r.window().fromNanos()))).toList();
         if (cpu == null || measured.isEmpty()) {
             return;
         }

@@ -3,6 +3,7 @@ package io.profilestore.bench;
 import java.io.InterruptedIOException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -42,7 +42,7 @@ public final class Load {
     static final Duration PATIENCE = Duration.ofMinutes(2);
 
     /** The longest latency the histograms keep (µs): a timeout after a long run and {@link #PATIENCE} fits. */
-    private static final long HIGHEST = TimeUnit.MINUTES.toMicros(30);
+    static final long HIGHEST = TimeUnit.MINUTES.toMicros(30);
 
     /**
      * What one run measured. Latencies in microseconds: {@code latencies} of the successes, {@code all} of every
@@ -138,59 +138,6 @@ public final class Load {
         }
     };
 
-    /** How a counted request ended. */
-    enum Kind { SUCCESS, OUTCOME, ERROR, TIMEOUT }
-
-    /** The counts of one run's measured requests, shared by the threads that answer them. */
-    private static final class Tally {
-        final Histogram successes = histogram();
-        final Histogram all = histogram();
-        final AtomicLong errors = new AtomicLong();
-        final AtomicLong timeouts = new AtomicLong();
-        final ConcurrentHashMap<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
-        final AtomicReference<String> firstError = new AtomicReference<>();
-        final Set<Integer> outcomes;
-
-        Tally(Set<Integer> outcomes) {
-            this.outcomes = outcomes;
-        }
-
-        Kind answered(Integer status, Throwable failure, long micros) {
-            all.recordValue(Math.min(micros, HIGHEST));
-            if (failure != null || status == null) {
-                var kind = failure != null && isTimeout(failure) ? Kind.TIMEOUT : Kind.ERROR;
-                (kind == Kind.TIMEOUT ? timeouts : errors).incrementAndGet();
-                firstError.compareAndSet(null, failure != null ? failure.toString() : "no status");
-                return kind;
-            }
-            statuses.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
-            if (status < 400) {
-                successes.recordValue(Math.min(micros, HIGHEST));
-                return Kind.SUCCESS;
-            }
-            if (outcomes.contains(status)) {
-                return Kind.OUTCOME;
-            }
-            errors.incrementAndGet();
-            firstError.compareAndSet(null, "status " + status);
-            return Kind.ERROR;
-        }
-
-        /** A request still unanswered when the run stopped waiting: a timeout, at the time it had taken by then. */
-        void unanswered(long micros) {
-            all.recordValue(Math.min(micros, HIGHEST));
-            timeouts.incrementAndGet();
-            firstError.compareAndSet(null, "no answer within " + (micros / 1_000_000) + " s");
-        }
-
-        Result result(String scenario, double targetRate, double throughput, Window window) {
-            var counts = new TreeMap<Integer, Long>();
-            statuses.forEach((status, count) -> counts.put(status, count.get()));
-            return new Result(scenario, targetRate, throughput, successes, all, errors.get(), timeouts.get(), counts,
-                    firstError.get(), window);
-        }
-    }
-
     /**
      * Whether a failure says that something gave up waiting: the JDK's and the HTTP client's timeouts
      * ({@link TimeoutException}, {@link InterruptedIOException}: a socket's or the connection pool's), the drivers'
@@ -231,11 +178,44 @@ public final class Load {
         }
     }
 
+    /**
+     * Several operations in one open loop, taking turns request by request (the first, the second, ..., the first
+     * again) at {@code rate} in all, each counted apart: one result per scenario, at {@code rate / n} each. A
+     * comparison measured so shares the window, the client, its threads and whatever else the machine did then,
+     * which two scenarios run one after the other do not.
+     */
+    public static List<Result> interleaved(List<String> scenarios, double rate, Duration warmup, Duration measured,
+            List<Operation> operations) {
+        var caller = Thread.currentThread();
+        String name = caller.getName();
+        caller.setName(THREADS);
+        try {
+            return openLoopOnThisThread(SYSTEM, PATIENCE, scenarios, rate, warmup, measured, Set.of(), operations);
+        } finally {
+            caller.setName(name);
+        }
+    }
+
     /** Starts each request when it is due, on this thread. */
     static Result openLoopOnThisThread(Clock clock, Duration patience, String scenario, double rate, Duration warmup,
             Duration measured, Set<Integer> outcomes, Operation operation) {
-        var tally = new Tally(outcomes);
-        var answeredInWindow = new AtomicLong();
+        return openLoopOnThisThread(clock, patience, List.of(scenario), rate, warmup, measured, outcomes,
+                List.of(operation)).get(0);
+    }
+
+    /** The same with operations taking turns, each counted by a tally of its own. */
+    static List<Result> openLoopOnThisThread(Clock clock, Duration patience, List<String> scenarios, double rate,
+            Duration warmup, Duration measured, Set<Integer> outcomes, List<Operation> operations) {
+        if (scenarios.size() != operations.size() || operations.isEmpty()) {
+            throw new IllegalArgumentException("one scenario name for each operation");
+        }
+        int turns = operations.size();
+        var tallies = new Tally[turns];
+        var answeredInWindow = new AtomicLong[turns];
+        for (int t = 0; t < turns; t++) {
+            tallies[t] = new Tally(outcomes);
+            answeredInWindow[t] = new AtomicLong();
+        }
         // the counted requests not answered yet, by number, with when each was due: whoever takes one out counts it
         var pending = new ConcurrentHashMap<Long, Long>();
         // the loop's own share and one per request; whoever brings it to 0 completes allAnswered
@@ -245,7 +225,10 @@ public final class Load {
         long start = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + measured.toNanos();
-        var slowest = new AtomicLongArray((int) Math.max(1, measured.toSeconds()));
+        var slowest = new AtomicLongArray[turns];
+        for (int t = 0; t < turns; t++) {
+            slowest[t] = new AtomicLongArray((int) Math.max(1, measured.toSeconds()));
+        }
         for (long i = 0; ; i++) {
             long due = start + i * interval;
             if (due >= end) {
@@ -254,13 +237,15 @@ public final class Load {
             clock.parkUntil(due);
             boolean counted = due >= measureFrom;
             long number = i;
+            int turn = (int) (i % turns);
+            var tally = tallies[turn];
             if (counted) {
                 pending.put(number, due);
             }
             outstanding.incrementAndGet();
             CompletableFuture<Integer> request;
             try {
-                request = operation.get();
+                request = operations.get(turn).get();
             } catch (RuntimeException e) {
                 request = CompletableFuture.failedFuture(e);
             }
@@ -269,12 +254,12 @@ public final class Load {
                 long latency = (now - due) / 1_000;
                 var kind = counted && pending.remove(number) != null ? tally.answered(status, failure, latency) : null;
                 if (kind != null) {
-                    slowest.accumulateAndGet(second(due, measureFrom, slowest), latency, Math::max);
+                    slowest[turn].accumulateAndGet(second(due, measureFrom, slowest[turn]), latency, Math::max);
                 }
                 // what a warm-up request answers counts in no percentile, but a success in the window is throughput
-                boolean success = kind == Kind.SUCCESS || !counted && failure == null && status != null && status < 400;
+                boolean success = kind == Tally.Kind.SUCCESS || !counted && failure == null && status != null && status < 400;
                 if (success && now >= measureFrom && now < end) {
-                    answeredInWindow.incrementAndGet();
+                    answeredInWindow[turn].incrementAndGet();
                 }
                 if (outstanding.decrementAndGet() == 0) {
                     allAnswered.complete(null);
@@ -289,12 +274,17 @@ public final class Load {
         for (var number : List.copyOf(pending.keySet())) {
             Long due = pending.remove(number);
             if (due != null) {
-                tally.unanswered((stopped - due) / 1_000);
-                slowest.accumulateAndGet(second(due, measureFrom, slowest), (stopped - due) / 1_000, Math::max);
+                int turn = (int) (number % turns);
+                tallies[turn].unanswered((stopped - due) / 1_000);
+                slowest[turn].accumulateAndGet(second(due, measureFrom, slowest[turn]), (stopped - due) / 1_000, Math::max);
             }
         }
-        return tally.result(scenario, rate, answeredInWindow.get() / (measured.toNanos() / 1e9),
-                new Window(measureFrom, end, slowest));
+        var results = new ArrayList<Result>();
+        for (int t = 0; t < turns; t++) {
+            results.add(tallies[t].result(scenarios.get(t), rate / turns,
+                    answeredInWindow[t].get() / (measured.toNanos() / 1e9), new Window(measureFrom, end, slowest[t])));
+        }
+        return results;
     }
 
     private static int second(long due, long measureFrom, AtomicLongArray slowest) {
@@ -343,7 +333,7 @@ public final class Load {
                     if (began >= measureFrom) {
                         if (unanswered) {
                             tally.unanswered((finished - began) / 1_000);
-                        } else if (tally.answered(status, failure, (finished - began) / 1_000) == Kind.SUCCESS
+                        } else if (tally.answered(status, failure, (finished - began) / 1_000) == Tally.Kind.SUCCESS
                                 && finished < end) {
                             done.addAndGet(weight);
                         }

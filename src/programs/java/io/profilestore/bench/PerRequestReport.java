@@ -18,7 +18,9 @@ final class PerRequestReport {
     }
 
     static void append(StringBuilder md, List<Load.Result> results, CpuMeter cpu, PostgresMeter postgres) {
-        var measured = results.stream().filter(r -> r.window() != null && r.throughput() > 0).toList();
+        // interleaved scenarios share one window: its CPU is no one request's
+        var measured = results.stream().filter(r -> r.window() != null && r.throughput() > 0
+                && !r.scenario().startsWith(InterleavedReport.PREFIX)).toList();
         if (measured.isEmpty() || (cpu == null && postgres == null)) {
             return;
         }

@@ -155,6 +155,7 @@ final class Report {
                         entry.getValue(), (s - http) / b, s <= OVERHEAD * b + http ? "yes" : "**no**"));
             }
         }
+        InterleavedReport.append(md, results);
         md.append(String.format("%nSearches, a tighter target: service ≤ %.1f × the raw query + HTTP.%n%n", SEARCH_OVERHEAD))
                 .append("| endpoint | service p50 | bound | met |\n| --- | ---: | ---: | --- |\n");
         for (var entry : BASELINES.entrySet()) {
@@ -265,7 +266,7 @@ final class Report {
         return md.toString();
     }
 
-    private static Load.Result find(List<Load.Result> results, String scenario) {
+    static Load.Result find(List<Load.Result> results, String scenario) {
         return results.stream().filter(r -> r.scenario().equals(scenario)).findFirst().orElse(null);
     }
 

@@ -17,10 +17,16 @@ class BenchQuickIT {
     static final List<String> SCENARIOS = List.of("import command", "raw Cassandra writes", "bulk import",
             "single creates", "HTTP alone",
             "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
+            InterleavedReport.GET_INTERLEAVED.service(), InterleavedReport.GET_INTERLEAVED.backend(),
+            InterleavedReport.READS_HTTP,
             "PUT /v1/profiles/{pid} with If-Match", Report.POSTGRES_UPDATE, EventDelay.SCENARIO, Report.CONTENTION,
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
             "PostgreSQL baseline: exact phone", "GET /v1/search q, a name as typed", "raw Elasticsearch q query",
+            InterleavedReport.SEARCHES_INTERLEAVED.get(0).service(), InterleavedReport.SEARCHES_INTERLEAVED.get(0).backend(),
+            InterleavedReport.SEARCHES_INTERLEAVED.get(1).service(), InterleavedReport.SEARCHES_INTERLEAVED.get(1).backend(),
+            InterleavedReport.SEARCHES_INTERLEAVED.get(2).service(), InterleavedReport.SEARCHES_INTERLEAVED.get(2).backend(),
+            InterleavedReport.SEARCHES_HTTP,
             "GET /v1/profiles/{pid}/matches", "raw Elasticsearch matches query", Report.SEARCHES_AS_PLATFORM, Report.SEARCHES_AS_OPERATOR, "index lag");
 
     /** One row of the report's results table: the scenario and its errors and timeouts columns. */
@@ -82,6 +88,11 @@ class BenchQuickIT {
                 .containsPattern("\\| 200 written \\| [1-9][\\d,]* \\|").containsPattern("\\| 412 stale version \\| [1-9]");
         assertThat(refused).as("the refusals, by request, status and problem type")
                 .containsPattern("\\| PUT /v1/profiles/\\{id} 412 stale-version \\| [1-9]");
+        assertThat(markdown).as("the overhead measured interleaved, each endpoint a row")
+                .containsPattern("\\| GET /v1/profiles/\\{pid} \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d× \\|")
+                .containsPattern("\\| GET /v1/search q, a name as typed \\| \\d+\\.\\d\\d ms \\|")
+                .containsPattern("the service beyond the read: -?\\d+\\.\\d{3} ms a GET")
+                .containsPattern("the service's JIT was waited for .*: \\d+\\.\\d s");
         assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
         assertThat(markdown).as("the import beside raw writes, and verified")
                 .containsPattern("Import ÷ raw: \\d+\\.\\d\\d").contains("0 different, 0 missing");

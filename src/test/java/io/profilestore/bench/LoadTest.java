@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -96,6 +97,38 @@ class LoadTest {
         assertThat(result.latencies().getTotalCount()).as("the successes' latencies alone").isEqualTo(50);
         assertThat(result.latencies().getMinValue() / 1000.0).isCloseTo(8, within());
         assertThat(result.throughput()).as("200s a second").isEqualTo(25.0);
+    }
+
+    @Test
+    void interleavedOperationsTakeTurnsAndAreEachCountedApart() {
+        var order = new StringBuilder();
+        Load.Operation fast = () -> {
+            order.append('f');
+            var answer = new CompletableFuture<Integer>();
+            clock.after(Duration.ofMillis(2), () -> answer.complete(200));
+            return answer;
+        };
+        Load.Operation slow = () -> {
+            order.append('s');
+            var answer = new CompletableFuture<Integer>();
+            clock.after(Duration.ofMillis(10), () -> answer.complete(200));
+            return answer;
+        };
+
+        var results = Load.openLoopOnThisThread(clock, Duration.ofSeconds(5), List.of("fast", "slow"), 100,
+                Duration.ofSeconds(1), Duration.ofSeconds(2), Set.of(), List.of(fast, slow));
+
+        assertThat(order.toString()).as("request by request, 300 in all").isEqualTo("fs".repeat(150));
+        var fastResult = results.get(0);
+        var slowResult = results.get(1);
+        assertThat(fastResult.scenario()).isEqualTo("fast");
+        assertThat(fastResult.targetRate()).as("each its share of the rate").isEqualTo(50.0);
+        assertThat(fastResult.latencies().getTotalCount()).as("its own requests of the window").isEqualTo(100);
+        assertThat(slowResult.latencies().getTotalCount()).isEqualTo(100);
+        assertThat(fastResult.latencies().getMaxValue() / 1000.0).isCloseTo(2, within());
+        assertThat(slowResult.latencies().getMinValue() / 1000.0).isCloseTo(10, within());
+        assertThat(fastResult.throughput()).isEqualTo(50.0);
+        assertThat(slowResult.window().fromNanos()).as("one window").isEqualTo(fastResult.window().fromNanos());
     }
 
     @Test
