@@ -7,6 +7,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
+import io.profilestore.resources.RequestMetrics;
 import io.profilestore.search.MatchQuery;
 import io.profilestore.search.MatchService;
 import io.profilestore.search.NameNormalizer;
@@ -35,6 +36,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 
@@ -147,10 +149,10 @@ public final class Bench {
                 (System.nanoTime() - compactionsStart) / 1e9));
         warmUpStack(dataset, terms);
         long jitStart = System.nanoTime();
-        QuietBackends.awaitJitQuiet();
+        boolean jitQuiet = QuietBackends.awaitJitQuiet();
         findings.note(String.format("After the warm-up, the service's JIT was waited for until it compiled less than %d ms"
-                + " in 2 s, three times in a row: %.1f s", QuietBackends.QUIET_JIT_MILLIS,
-                (System.nanoTime() - jitStart) / 1e9));
+                + " in 2 s, three times in a row: %.1f s%s", QuietBackends.QUIET_JIT_MILLIS,
+                (System.nanoTime() - jitStart) / 1e9, jitQuiet ? "" : ", and it was not quiet then: the run went on"));
 
         if (options.runs("reads") || options.runs("search")) {
             var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
@@ -269,32 +271,45 @@ public final class Bench {
     }
 
     /** A profile by pid, through the service and from each backend alone. */
-    private void reads(Dataset dataset, PostgresBaseline postgres) {
+    private void reads(Dataset dataset, PostgresBaseline postgres) throws Exception {
         findings.measured(Load.openLoop("GET /v1/profiles/{pid}", rate(500), options.warmup(), options.duration(),
                 () -> get("/v1/profiles/" + randomPid(dataset))));
         findings.measured(Load.openLoop("raw Cassandra read, QUORUM", rate(500), options.warmup(), options.duration(),
                 () -> CassandraBaseline.read(randomPid(dataset))));
         findings.measured(Load.openLoop("PostgreSQL baseline: read by pk", rate(500), options.warmup(), options.duration(),
                 () -> async(() -> postgres.read(randomPid(dataset)))));
+        readsInterleaved(dataset);
+    }
+
+    /**
+     * The GET, its read done as the service does it, the driver's read alone and HTTP alone, taking turns in one
+     * window (InterleavedReport); and the service's own time for the GETs of that window, read from its /prometheus
+     * as the window starts and once every answer is in.
+     */
+    private void readsInterleaved(Dataset dataset) throws Exception {
         var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
-        var json = app.getObjectMapper();
-        var before = ServerTime.ofGets(http, app.getAdminPort());
-        var get = InterleavedReport.GET_INTERLEAVED;
-        var interleaved = Load.interleaved(List.of(get.service(), get.backend(), get.http()), rate(750),
-                options.warmup(), options.duration(), List.of(
+        var asTheService = InterleavedReport.GET_INTERLEAVED;
+        var timer = Executors.newSingleThreadScheduledExecutor(Load.named(Load.THREADS + "-server-time"));
+        var windowStart = timer.schedule(() -> ServerTime.ofGets(http, app.getAdminPort()),
+                options.warmup().toMillis() + 10, TimeUnit.MILLISECONDS);
+        var interleaved = Load.interleaved(List.of(asTheService.service(), asTheService.backend(),
+                InterleavedReport.GET_AGAINST_RAW_READ.backend(), asTheService.http()), rate(1000), options.warmup(),
+                options.duration(), List.of(
                         () -> get("/v1/profiles/" + randomPid(dataset)),
-                        () -> CompletableFuture.supplyAsync(() -> CassandraBaseline.readAsTheServiceAnswers(randomPid(dataset), json), pool),
+                        () -> CompletableFuture.supplyAsync(() -> CassandraBaseline.readAsTheService(randomPid(dataset)), pool),
+                        () -> CassandraBaseline.read(randomPid(dataset)),
                         () -> http.get(ping).thenApply(SimpleHttpResponse::getCode)));
         interleaved.forEach(findings::measured);
         var after = ServerTime.ofGets(http, app.getAdminPort());
-        double server = after.meanMillisSince(before);
-        double read = interleaved.get(1).latencies().getMean() / 1000.0;
-        findings.note(String.format("In the interleaved window (its warm-up included), the service's own time for a GET,"
-                + " from Jersey taking the request to the answer written (its `http_server_requests_seconds`): mean %.3f"
-                + " ms over %,d requests; the read it comes down to, done as the service does it beside it: mean %.3f ms;"
-                + " the service beyond the read: %.3f ms a GET", server, after.requestsSince(before), read, server - read));
+        timer.shutdown();
+        var before = windowStart.get(); // read as the window started, long since
+        var client = interleaved.get(0).latencies();
+        findings.note(String.format("In the interleaved window, the service's own time for a GET, from Jersey taking the"
+                + " request to the answer written (its `%s`): mean %.3f ms over %,d requests; the same GETs at the"
+                + " client, from when each was due: mean %.3f ms, p50 %.3f ms. The difference is the client, the"
+                + " connection and the wait for a Jetty thread.", RequestMetrics.REQUESTS, after.meanMillisSince(before),
+                after.requestsSince(before), client.getMean() / 1000.0, client.getValueAtPercentile(50) / 1000.0));
     }
-
 
     /** Each kind of search, through the service, as the raw Elasticsearch query, and from PostgreSQL. */
     private void searches(Dataset dataset, SearchTerms terms, PostgresBaseline postgres) {

@@ -22,6 +22,12 @@ final class CpuReport {
     private CpuReport() {
     }
 
+    /** A scenario's window by its name; an interleaved window is every kind's in it, said so. */
+    private static String windowName(Load.Result r) {
+        return r.scenario().startsWith(InterleavedReport.PREFIX)
+                ? r.scenario() + " and the kinds interleaved with it (one window)" : r.scenario();
+    }
+
     static void append(StringBuilder md, Path dir, List<Load.Result> results, CpuMeter cpu) throws IOException {
         // an interleaved window once, under its first scenario's name
         var windows = new HashSet<Long>();
@@ -52,7 +58,7 @@ final class CpuReport {
                 .append("cleanup pauses; the collector's log has each.\n\n");
         header(md, "scenario");
         for (var r : measured) {
-            row(md, r.scenario(), cpu.between(r.window().fromNanos(), r.window().toNanos()));
+            row(md, windowName(r), cpu.between(r.window().fromNanos(), r.window().toNanos()));
         }
         var without = results.stream().filter(r -> r.window() == null).map(Load.Result::scenario).toList();
         if (!without.isEmpty()) {
@@ -71,7 +77,7 @@ final class CpuReport {
                     .forEach(second -> {
                         long start = r.window().fromNanos() + second * 1_000_000_000L;
                         long answered = start + 1_000_000_000L + slowest.get(second) * 1_000L;
-                        row(md, String.format("%s, second %d: %.1f ms", r.scenario(), second, slowest.get(second) / 1000.0),
+                        row(md, String.format("%s, second %d: %.1f ms", windowName(r), second, slowest.get(second) / 1000.0),
                                 cpu.between(start, answered));
                     });
             Files.writeString(dir.resolve(Report.slug(r.scenario()) + ".seconds.csv"), seconds(r, cpu));

@@ -5,6 +5,7 @@ import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
@@ -216,8 +217,13 @@ public final class Load {
             tallies[t] = new Tally(outcomes);
             answeredInWindow[t] = new AtomicLong();
         }
-        // the counted requests not answered yet, by number, with when each was due: whoever takes one out counts it
-        var pending = new ConcurrentHashMap<Long, Long>();
+        // the counted requests not answered yet, by number, with when each was due and whose turn it was: whoever
+        // takes one out counts it
+        var pending = new ConcurrentHashMap<Long, long[]>();
+        // each round of turns in an order of its own: in a fixed order each kind would always start while the one
+        // before it is still at work, and on two cores that would weigh on the kinds that follow
+        var order = new Random(turns);
+        var round = new int[turns];
         // the loop's own share and one per request; whoever brings it to 0 completes allAnswered
         var outstanding = new AtomicLong(1);
         var allAnswered = new CompletableFuture<Void>();
@@ -237,10 +243,13 @@ public final class Load {
             clock.parkUntil(due);
             boolean counted = due >= measureFrom;
             long number = i;
-            int turn = (int) (i % turns);
+            if (i % turns == 0) {
+                shuffle(round, order);
+            }
+            int turn = round[(int) (i % turns)];
             var tally = tallies[turn];
             if (counted) {
-                pending.put(number, due);
+                pending.put(number, new long[] {due, turn});
             }
             outstanding.incrementAndGet();
             CompletableFuture<Integer> request;
@@ -272,9 +281,10 @@ public final class Load {
         clock.awaitUntil(allAnswered, clock.nanoTime() + patience.toNanos());
         long stopped = clock.nanoTime();
         for (var number : List.copyOf(pending.keySet())) {
-            Long due = pending.remove(number);
-            if (due != null) {
-                int turn = (int) (number % turns);
+            long[] unanswered = pending.remove(number);
+            if (unanswered != null) {
+                long due = unanswered[0];
+                int turn = (int) unanswered[1];
                 tallies[turn].unanswered((stopped - due) / 1_000);
                 slowest[turn].accumulateAndGet(second(due, measureFrom, slowest[turn]), (stopped - due) / 1_000, Math::max);
             }
@@ -285,6 +295,19 @@ public final class Load {
                     answeredInWindow[t].get() / (measured.toNanos() / 1e9), new Window(measureFrom, end, slowest[t])));
         }
         return results;
+    }
+
+    /** {@code turns} as 0 to its length - 1, in an order drawn anew (Fisher-Yates). */
+    static void shuffle(int[] turns, Random random) {
+        for (int i = 0; i < turns.length; i++) {
+            turns[i] = i;
+        }
+        for (int i = turns.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int swap = turns[i];
+            turns[i] = turns[j];
+            turns[j] = swap;
+        }
     }
 
     private static int second(long due, long measureFrom, AtomicLongArray slowest) {

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Waits until the backends have digested what was loaded into them: Elasticsearch merges no segments and no Cassandra
@@ -65,28 +66,40 @@ final class QuietBackends {
     /** Milliseconds of compiling in one 2 s sample below which the JIT counts as quiet. */
     static final long QUIET_JIT_MILLIS = 20;
 
+    /** How long the JIT is waited for at most: it may never go quiet, and the run goes on then, saying so. */
+    static final Duration JIT_WAIT = Duration.ofMinutes(3);
+
     /**
-     * Waits until the JIT of this JVM, the service's, has compiled what the warm-up gave it: the service is measured
-     * first, and a scenario measured while its compiler threads still work pays for them on two cores, where the
-     * backend measured after it does not. What the compilers did is read from the JVM ({@code
-     * CompilationMXBean}); a JVM without one has nothing to wait for.
+     * Waits, at most {@link #JIT_WAIT}, until the JIT of this JVM, the service's, has compiled what the warm-up gave
+     * it: the service is measured first, and a scenario measured while its compiler threads still work pays for them
+     * on two cores, where the backend measured after it does not. It only drains what the warm-up reached: a scenario
+     * still compiles what it alone reaches. Returns whether the JIT went quiet (a JVM that cannot say counts as quiet).
      */
-    static void awaitJitQuiet() {
+    static boolean awaitJitQuiet() {
         var jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return;
+            return true;
         }
         var last = new AtomicLong(jit.getTotalCompilationTime());
-        awaitQuiet("the service's JIT to have compiled what the warm-up asked for", () -> {
-            long now = jit.getTotalCompilationTime();
-            return now - last.getAndSet(now) < QUIET_JIT_MILLIS;
-        });
+        try {
+            awaitQuiet("the service's JIT to have compiled what the warm-up asked for", JIT_WAIT, () -> {
+                long now = jit.getTotalCompilationTime();
+                return now - last.getAndSet(now) < QUIET_JIT_MILLIS;
+            });
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
     }
 
     /** A call that fails (a stats call or a read timing out on a busy node) counts as not quiet and is made again. */
     private static void awaitQuiet(String what, BooleanSupplier quiet) {
+        awaitQuiet(what, Duration.ofMinutes(20), quiet);
+    }
+
+    private static void awaitQuiet(String what, Duration atMost, BooleanSupplier quiet) {
         var quietSamples = new AtomicInteger();
-        Awaitility.await(what).atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofSeconds(2))
+        Awaitility.await(what).atMost(atMost).pollInterval(Duration.ofSeconds(2))
                 .until(() -> {
                     if (isQuiet(quiet)) {
                         return quietSamples.incrementAndGet() >= QUIET_SAMPLES;

@@ -1,16 +1,18 @@
 package io.profilestore.bench;
 
+import io.profilestore.resources.RequestMetrics;
 import java.net.URI;
 import java.util.List;
 
 /**
  * The service's own time for a route, from Jersey taking a request to the answer written, as its {@code /prometheus}
- * says ({@code http_server_requests_seconds}, a histogram's sum and count): read before and after a scenario, the mean
- * of what the service spent on the requests in between, apart from the client, the connection and Jetty's queue.
+ * says ({@link RequestMetrics#REQUESTS}, a histogram's sum and count): read as a window starts and once its answers
+ * are in, the mean of what the service spent on the window's requests, apart from the client, the connection and the
+ * wait for a Jetty thread.
  */
 record ServerTime(double seconds, long requests) {
 
-    private static final String HISTOGRAM = "http_server_requests_seconds";
+    private static final String HISTOGRAM = RequestMetrics.REQUESTS;
 
     /** The service's time on GETs by pid so far, from its {@code /prometheus} on the admin port. */
     static ServerTime ofGets(BenchHttp http, int adminPort) {

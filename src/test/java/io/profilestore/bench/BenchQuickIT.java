@@ -18,7 +18,7 @@ class BenchQuickIT {
             "single creates", "HTTP alone",
             "GET /v1/profiles/{pid}", "raw Cassandra read", "PostgreSQL baseline: read by pk",
             InterleavedReport.GET_INTERLEAVED.service(), InterleavedReport.GET_INTERLEAVED.backend(),
-            InterleavedReport.READS_HTTP,
+            InterleavedReport.GET_AGAINST_RAW_READ.backend(), InterleavedReport.READS_HTTP,
             "PUT /v1/profiles/{pid} with If-Match", Report.POSTGRES_UPDATE, EventDelay.SCENARIO, Report.CONTENTION,
             "90/10 read/write mix", "GET /v1/search surname prefix", "raw Elasticsearch surname prefix query",
             "PostgreSQL baseline: surname prefix", "GET /v1/search exact phone", "raw Elasticsearch exact phone query",
@@ -89,9 +89,11 @@ class BenchQuickIT {
         assertThat(refused).as("the refusals, by request, status and problem type")
                 .containsPattern("\\| PUT /v1/profiles/\\{id} 412 stale-version \\| [1-9]");
         assertThat(markdown).as("the overhead measured interleaved, each endpoint a row")
-                .containsPattern("\\| GET /v1/profiles/\\{pid} \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d× \\|")
-                .containsPattern("\\| GET /v1/search q, a name as typed \\| \\d+\\.\\d\\d ms \\|")
-                .containsPattern("the service beyond the read: -?\\d+\\.\\d{3} ms a GET")
+                .containsPattern("\\| GET /v1/profiles/\\{pid} \\| Cassandra read as the service does it \\| \\d+\\.\\d\\d ms"
+                        + " \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d\\d ms \\| \\d+\\.\\d{3}× \\|")
+                .containsPattern("\\| GET /v1/profiles/\\{pid} \\| raw Cassandra read, QUORUM \\| \\d+\\.\\d\\d ms \\|")
+                .containsPattern("\\| GET /v1/search q, a name as typed \\| raw Elasticsearch q query \\| \\d+\\.\\d\\d ms \\|")
+                .containsPattern("the service's own time for a GET, .*: mean \\d+\\.\\d{3} ms over [1-9][\\d,]* requests")
                 .containsPattern("the service's JIT was waited for .*: \\d+\\.\\d s");
         assertThat(markdown).as("the audit's cost is reported").containsPattern("Operator ÷ platform: \\d+\\.\\d\\d");
         assertThat(markdown).as("the import beside raw writes, and verified")

@@ -33,9 +33,24 @@ class InterleavedReportTest {
         InterleavedReport.append(md, results);
 
         assertThat(md.toString())
-                .contains("| GET /v1/profiles/{pid} | 1.00 ms | 0.50 ms | 0.40 ms | 1.20× | ≤ 1.3× | yes |")
-                .contains("| GET /v1/search surname prefix | 4.00 ms | 2.50 ms | 0.50 ms | 1.40× | ≤ 1.2× | **no** |")
+                .contains("| GET /v1/profiles/{pid} | Cassandra read as the service does it | 1.00 ms | 0.50 ms | 0.40 ms"
+                        + " | 1.200× | ≤ 1.3× | yes |")
+                .contains("| GET /v1/search surname prefix | raw Elasticsearch surname prefix query | 4.00 ms | 2.50 ms"
+                        + " | 0.50 ms | 1.400× | ≤ 1.2× | **no** |")
+                .doesNotContain("raw Cassandra read")
                 .doesNotContain("exact phone");
+    }
+
+    @Test
+    void aBackendWithNoSuccessesHasNoRow() {
+        var get = InterleavedReport.GET_INTERLEAVED;
+        var none = Load.histogram();
+        var failed = new Load.Result(get.backend(), 50, 0, none, none.copy(), 100, 0, new TreeMap<>(), "refused", WINDOW);
+        var md = new StringBuilder();
+
+        InterleavedReport.append(md, List.of(took(get.service(), 1.0), failed, took(get.http(), 0.4)));
+
+        assertThat(md.toString()).doesNotContain("Infinity").isEmpty();
     }
 
     @Test

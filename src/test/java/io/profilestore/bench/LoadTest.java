@@ -118,7 +118,12 @@ class LoadTest {
         var results = Load.openLoopOnThisThread(clock, Duration.ofSeconds(5), List.of("fast", "slow"), 100,
                 Duration.ofSeconds(1), Duration.ofSeconds(2), Set.of(), List.of(fast, slow));
 
-        assertThat(order.toString()).as("request by request, 300 in all").isEqualTo("fs".repeat(150));
+        assertThat(order).as("300 requests in all").hasSize(300);
+        for (int round = 0; round < 150; round++) {
+            assertThat(order.substring(2 * round, 2 * round + 2)).as("round %d: each kind once", round).isIn("fs", "sf");
+        }
+        assertThat(order.toString()).as("the order drawn anew each round, not fixed").isNotEqualTo("fs".repeat(150))
+                .isNotEqualTo("sf".repeat(150));
         var fastResult = results.get(0);
         var slowResult = results.get(1);
         assertThat(fastResult.scenario()).isEqualTo("fast");
@@ -129,6 +134,27 @@ class LoadTest {
         assertThat(slowResult.latencies().getMinValue() / 1000.0).isCloseTo(10, within());
         assertThat(fastResult.throughput()).isEqualTo(50.0);
         assertThat(slowResult.window().fromNanos()).as("one window").isEqualTo(fastResult.window().fromNanos());
+    }
+
+    @Test
+    void aTurnThatNeverAnswersTimesOutAloneAndTheOthersAreCountedAsTheyCame() {
+        Load.Operation answers = () -> {
+            var answer = new CompletableFuture<Integer>();
+            clock.after(Duration.ofMillis(2), () -> answer.complete(200));
+            return answer;
+        };
+        Load.Operation silent = CompletableFuture::new;
+        Load.Operation refused = () -> CompletableFuture.completedFuture(503);
+
+        var results = Load.openLoopOnThisThread(clock, Duration.ofSeconds(5), List.of("answers", "silent", "refused"),
+                150, Duration.ofSeconds(1), Duration.ofSeconds(2), Set.of(), List.of(answers, silent, refused));
+
+        assertThat(results).extracting(Load.Result::timeouts).containsExactly(0L, 100L, 0L);
+        assertThat(results).extracting(Load.Result::errors).containsExactly(0L, 0L, 100L);
+        assertThat(results.get(0).latencies().getTotalCount()).isEqualTo(100);
+        assertThat(results.get(1).all().getMinValue() / 1000.0).as("a silent request counts when the run gave up on it")
+                .isGreaterThan(5_000);
+        assertThat(results.get(2).statuses()).isEqualTo(Map.of(503, 100L));
     }
 
     @Test

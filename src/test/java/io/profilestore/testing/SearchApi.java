@@ -19,7 +19,7 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class SearchApi {
 
     /** The alias the tests' services search, the bundled configuration's. */
-    static final String SHARED_ALIAS = "profiles";
+    public static final String SHARED_ALIAS = "profiles";
 
     private final Api api;
 
@@ -97,7 +97,7 @@ public final class SearchApi {
     }
 
     /** Where a change stands between the outbox and the index: what a timeout needs to say to be diagnosed. */
-    static String whereTheChangeIs(String alias, UUID pid) {
+    public static String whereTheChangeIs(String alias, UUID pid) {
         var where = new StringBuilder();
         try (var connection = TestStack.backends().postgres().getConnection();
                 var statement = connection.prepareStatement("SELECT version, recorded_at, published_at FROM outbox"
