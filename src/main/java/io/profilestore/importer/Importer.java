@@ -6,11 +6,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,9 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * The import's first phase: reads the source from its checkpoint on, checks each record, and writes the valid ones
  * with {@link ImportRows}, many at once; a record it cannot take goes to the rejects file and the import goes on.
  * The checkpoint is saved every {@link #SAVE_EVERY}: it moves up to the last record that, with every one before it, is
- * written or rejected, so a run killed at any moment is resumed from there. A write Cassandra refuses is tried again,
- * after 1, 2, 4 and 8 s (a node's restart); one that still fails ends the run (its checkpoint saved), to be resumed
- * once Cassandra is back.
+ * written or rejected, so a run killed at any moment is resumed from there. A write Cassandra refuses is tried again
+ * ({@link RetriedWrite}); one that still fails ends the run (its checkpoint saved), to be resumed once Cassandra is
+ * back.
  */
 public final class Importer {
 
@@ -32,7 +29,6 @@ public final class Importer {
     }
 
     static final Duration SAVE_EVERY = Duration.ofSeconds(2);
-    private static final int ATTEMPTS = 5;
 
     private final RecordReader reader;
     private final ImportRows rows;
@@ -96,7 +92,7 @@ public final class Importer {
                 var record = reader.read(raw.position(), raw.text());
                 permits.acquire();
                 inFlight.add(record.position());
-                write(record, 1);
+                write(record);
             } catch (RejectedRecord rejection) {
                 rejections.add(new long[] {rejection.position(), rejects.append(rejection)});
                 rejected++;
@@ -104,21 +100,17 @@ public final class Importer {
             lastRead = raw.position();
         }
 
-        private void write(ImportRecord record, int attempt) {
-            rows.write(record.pid(), record.uid(), record.data(), record.createdAt(), checkpoint.startedAt)
+        private void write(ImportRecord record) {
+            RetriedWrite.IMPORT.run(() -> rows.write(record.pid(), record.uid(), record.data(), record.createdAt(),
+                            checkpoint.startedAt), () -> failure.get() == null, () -> { })
                     .whenComplete((ok, error) -> {
                         if (error == null) {
                             written.incrementAndGet();
                             inFlight.remove(record.position());
-                            permits.release();
-                        } else if (attempt < ATTEMPTS && failure.get() == null) {
-                            // the same cells at the same time again: harmless whether or not the first attempt landed
-                            Executor later = CompletableFuture.delayedExecutor(1L << (attempt - 1), TimeUnit.SECONDS);
-                            later.execute(() -> write(record, attempt + 1));
                         } else {
-                            failure.compareAndSet(null, error);
-                            permits.release(); // stays in flight: the checkpoint stops below it
+                            failure.compareAndSet(null, error); // stays in flight: the checkpoint stops below it
                         }
+                        permits.release();
                     });
         }
 

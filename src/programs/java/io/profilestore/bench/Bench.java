@@ -1,6 +1,5 @@
 package io.profilestore.bench;
 
-import co.elastic.clients.elasticsearch.core.SearchRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
@@ -8,13 +7,8 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.resources.RequestMetrics;
-import io.profilestore.search.MatchQuery;
-import io.profilestore.search.MatchService;
 import io.profilestore.search.NameNormalizer;
-import io.profilestore.search.ProfileDocument;
 import io.profilestore.search.SearchCriteria;
-import io.profilestore.search.TypedQuery;
-import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,17 +16,10 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -113,6 +100,7 @@ public final class Bench {
     private final DropwizardTestSupport<ProfileStoreConfiguration> app;
     private final ExecutorService pool;
     private final BenchHttp http;
+    private final BenchCalls calls;
     private final CpuMeter cpu = CpuMeter.start();
     private PostgresMeter postgresMeter;
     private final Findings findings = new Findings();
@@ -125,10 +113,11 @@ public final class Bench {
         this.app = app;
         this.pool = pool;
         this.http = new BenchHttp(URI.create("http://127.0.0.1:" + app.getLocalPort()));
+        this.calls = new BenchCalls(http, pool);
     }
 
     private double rate(double full) {
-        return Math.max(1, full * options.scale());
+        return options.rate(full);
     }
 
     private Path runAll() throws Exception {
@@ -167,7 +156,7 @@ public final class Bench {
                     options.duration(), () -> updatable.put(http)));
             var updatableInPostgres = postgres.updatable(dataset.pids.subList(0, Math.min(dataset.size, updatable.pids().length)));
             findings.measured(Load.openLoop(Report.POSTGRES_UPDATE, rate(100), options.warmup(), options.duration(),
-                    () -> updatableInPostgres.write((pid, expected) -> answered(() -> postgres.update(pid, expected)),
+                    () -> updatableInPostgres.write((pid, expected) -> calls.answered(() -> postgres.update(pid, expected)),
                             pid -> {
                                 try {
                                     return postgres.version(pid);
@@ -188,16 +177,17 @@ public final class Bench {
         if (options.runs("mix")) {
             findings.measured(Load.openLoop("90/10 read/write mix", rate(500), options.warmup(), options.duration(),
                     () -> ThreadLocalRandom.current().nextInt(10) == 0 ? updatableForMix.put(http)
-                            : get("/v1/profiles/" + randomPid(dataset))));
+                            : calls.get("/v1/profiles/" + randomPid(dataset))));
         }
+        var searches = new SearchScenarios(options, http, calls, findings, names, app.getAdminPort());
         if (options.runs("search")) {
-            searches(dataset, terms, postgres);
+            searches.eachKind(dataset, terms, postgres);
         }
         if (options.runs("matches")) {
-            matches(dataset);
+            searches.matches(dataset);
         }
         if (options.runs("callers")) {
-            searchesByCaller(terms);
+            searches.byCaller(terms);
         }
         if (options.runs("lag")) {
             findings.measured(IndexLag.measure(http, pool, Math.max(20, (int) (200 * options.scale()))));
@@ -224,13 +214,13 @@ public final class Bench {
         var warmUp = Duration.ofSeconds(Math.min(60, Math.max(options.warmup().toSeconds(), options.duration().toSeconds())));
         var next = new AtomicInteger();
         Load.Operation operation = () -> switch (next.getAndIncrement() % 6) {
-            case 0 -> get("/v1/profiles/" + randomPid(dataset));
+            case 0 -> calls.get("/v1/profiles/" + randomPid(dataset));
             case 1 -> CassandraBaseline.read(randomPid(dataset));
-            case 2 -> get("/v1/search?limit=20&surname=" + SearchTerms.encode(terms.surnamePrefix()));
-            case 3 -> async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(terms.surnamePrefix()),
+            case 2 -> calls.get("/v1/search?limit=20&surname=" + SearchTerms.encode(terms.surnamePrefix()));
+            case 3 -> calls.async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(terms.surnamePrefix()),
                     null, null, null, null, null, null)));
-            case 4 -> get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]);
-            default -> get("/v1/profiles/" + randomPid(dataset) + "/matches");
+            case 4 -> calls.get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]);
+            default -> calls.get("/v1/profiles/" + randomPid(dataset) + "/matches");
         };
         var result = Load.closedLoop("warm-up", 8, 1, Duration.ZERO, warmUp, operation);
         // what it found is said, so that a warm-up that mostly failed or crawled does not pass unseen
@@ -273,11 +263,11 @@ public final class Bench {
     /** A profile by pid, through the service and from each backend alone. */
     private void reads(Dataset dataset, PostgresBaseline postgres) throws Exception {
         findings.measured(Load.openLoop("GET /v1/profiles/{pid}", rate(500), options.warmup(), options.duration(),
-                () -> get("/v1/profiles/" + randomPid(dataset))));
+                () -> calls.get("/v1/profiles/" + randomPid(dataset))));
         findings.measured(Load.openLoop("raw Cassandra read, QUORUM", rate(500), options.warmup(), options.duration(),
                 () -> CassandraBaseline.read(randomPid(dataset))));
         findings.measured(Load.openLoop("PostgreSQL baseline: read by pk", rate(500), options.warmup(), options.duration(),
-                () -> async(() -> postgres.read(randomPid(dataset)))));
+                () -> calls.async(() -> postgres.read(randomPid(dataset)))));
         readsInterleaved(dataset);
     }
 
@@ -295,7 +285,7 @@ public final class Bench {
         var interleaved = Load.interleaved(List.of(asTheService.service(), asTheService.backend(),
                 InterleavedReport.GET_AGAINST_RAW_READ.backend(), asTheService.http()), rate(1000), options.warmup(),
                 options.duration(), List.of(
-                        () -> get("/v1/profiles/" + randomPid(dataset)),
+                        () -> calls.get("/v1/profiles/" + randomPid(dataset)),
                         () -> CompletableFuture.supplyAsync(() -> CassandraBaseline.readAsTheService(randomPid(dataset)), pool),
                         () -> CassandraBaseline.read(randomPid(dataset)),
                         () -> http.get(ping).thenApply(SimpleHttpResponse::getCode)));
@@ -311,134 +301,5 @@ public final class Bench {
                 after.requestsSince(before), client.getMean() / 1000.0, client.getValueAtPercentile(50) / 1000.0));
     }
 
-    /** Each kind of search, through the service, as the raw Elasticsearch query, and from PostgreSQL. */
-    private void searches(Dataset dataset, SearchTerms terms, PostgresBaseline postgres) {
-        findings.measured(Load.openLoop("GET /v1/search surname prefix", rate(50), options.warmup(), options.duration(),
-                () -> get("/v1/search?limit=20&surname=" + SearchTerms.encode(terms.surnamePrefix()))));
-        findings.measured(Load.openLoop("raw Elasticsearch surname prefix query", rate(50), options.warmup(), options.duration(),
-                () -> async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(terms.surnamePrefix()),
-                        null, null, null, null, null, null)))));
-        findings.measured(Load.openLoop("PostgreSQL baseline: surname prefix", rate(50), options.warmup(), options.duration(),
-                () -> async(() -> postgres.surnamePrefix(names.read(terms.surnamePrefix()).words().get(0).iterator().next()))));
-
-        findings.measured(Load.openLoop("GET /v1/search exact phone", rate(50), options.warmup(), options.duration(),
-                () -> get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)])));
-        findings.measured(Load.openLoop("raw Elasticsearch exact phone query", rate(50), options.warmup(), options.duration(),
-                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null,
-                        dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)], null, null)))));
-        findings.measured(Load.openLoop("PostgreSQL baseline: exact phone", rate(50), options.warmup(), options.duration(),
-                () -> async(() -> postgres.phone(dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]))));
-
-        findings.measured(Load.openLoop("GET /v1/search q, a name as typed", rate(50), options.warmup(), options.duration(),
-                () -> get("/v1/search?limit=20&q=" + SearchTerms.encode(terms.typedName()))));
-        findings.measured(Load.openLoop("raw Elasticsearch q query", rate(50), options.warmup(), options.duration(),
-                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
-                        TypedQuery.parse(terms.typedName(), names))))));
-
-        // the same, taking turns in one window with HTTP alone (InterleavedReport): the six kinds of search together at
-        // the 50/s of one kind above, so that Elasticsearch works as hard as there (all at 50/s each saturated it)
-        var scenarios = new ArrayList<String>();
-        InterleavedReport.SEARCHES_INTERLEAVED.forEach(c -> scenarios.addAll(List.of(c.service(), c.backend())));
-        scenarios.add(InterleavedReport.SEARCHES_HTTP);
-        var ping = URI.create("http://127.0.0.1:" + app.getAdminPort() + "/ping");
-        Load.interleaved(scenarios, rate(7 * 50.0 / 6), options.warmup(), options.duration(), List.of(
-                () -> get("/v1/search?limit=20&surname=" + SearchTerms.encode(terms.surnamePrefix())),
-                () -> async(() -> ElasticBaseline.search(new SearchCriteria(names.queryReadings(terms.surnamePrefix()),
-                        null, null, null, null, null, null))),
-                () -> get("/v1/search?phone=" + dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)]),
-                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null,
-                        dataset.phones[ThreadLocalRandom.current().nextInt(dataset.size)], null, null))),
-                () -> get("/v1/search?limit=20&q=" + SearchTerms.encode(terms.typedName())),
-                () -> async(() -> ElasticBaseline.search(new SearchCriteria(null, null, null, null, null, null,
-                        TypedQuery.parse(terms.typedName(), names)))),
-                () -> http.get(ping).thenApply(SimpleHttpResponse::getCode))).forEach(findings::measured);
-    }
-
-    /**
-     * A profile's possible duplicates through the service, the raw Elasticsearch query it sends beside it, then how
-     * well they find the planted duplicates ({@link MatchQuality}).
-     */
-    private void matches(Dataset dataset) throws Exception {
-        var asked = new ArrayList<UUID>();
-        var queries = new ArrayList<SearchRequest>();
-        var random = new SplittableRandom(options.seed());
-        var generator = dataset.generator();
-        for (int i = 0; i < dataset.size; i++) {
-            var data = generator.next().data();
-            if (random.nextInt(Math.max(1, dataset.size / 2_000)) == 0) {
-                asked.add(dataset.pids.get(i));
-                queries.add(MatchQuery.request("profiles", ProfileDocument.of(dataset.pids.get(i), dataset.uid(i), null, 1,
-                        data, Instant.now(), names), MatchService.WEIGHTS));
-            }
-        }
-        findings.measured(Load.openLoop("GET /v1/profiles/{pid}/matches", rate(50), options.warmup(), options.duration(),
-                () -> get("/v1/profiles/" + asked.get(ThreadLocalRandom.current().nextInt(asked.size())) + "/matches")));
-        findings.measured(Load.openLoop("raw Elasticsearch matches query", rate(50), options.warmup(), options.duration(),
-                () -> async(() -> TestStack.backends().elasticsearch().search(
-                        queries.get(ThreadLocalRandom.current().nextInt(queries.size())), JsonNode.class))));
-        var quality = MatchQuality.measure(dataset, pid -> {
-            var reply = http.get("/v1/profiles/" + pid + "/matches").join();
-            try {
-                return JSON.readTree(reply.getBodyBytes());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, Math.max(100, (int) (5_000 * options.scale())), options.seed());
-        findings.section("## Possible duplicates: how many are found\n" + MatchQuality.markdown(quality));
-        System.out.printf("matches: recall %.1f%% of %,d planted pairs%n", 100 * quality.recall(), quality.pairs());
-    }
-
-    /**
-     * The same surname searches, as many as 8 callers can make back to back, with a platform's key and with an
-     * operator's: the operator's record is committed before each answer, the platform's is queued and committed after
-     * it by a writer of its own, so the ratio of the two rates is what waiting for the record costs a look-up. Measured in four halves, platform, operator,
-     * operator, platform, so that neither is favoured by coming first or last (the JIT, Elasticsearch's caches,
-     * a merge that ends meanwhile); each caller's two halves are one result.
-     */
-    private void searchesByCaller(SearchTerms terms) {
-        var prefixes = new String[4096];
-        for (int i = 0; i < prefixes.length; i++) {
-            prefixes[i] = "/v1/search?limit=20&surname=" + SearchTerms.encode(terms.surnamePrefix());
-        }
-        var halves = new LinkedHashMap<String, List<Load.Result>>();
-        for (var caller : List.of(Map.entry(Report.SEARCHES_AS_PLATFORM, TestAuth.PLATFORM),
-                Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR),
-                Map.entry(Report.SEARCHES_AS_OPERATOR, TestAuth.OPERATOR),
-                Map.entry(Report.SEARCHES_AS_PLATFORM, TestAuth.PLATFORM))) {
-            var next = new AtomicInteger();
-            halves.computeIfAbsent(caller.getKey(), k -> new ArrayList<>()).add(Load.closedLoop(caller.getKey(),
-                    Report.SEARCH_CALLERS, 1, options.warmup().dividedBy(2), options.duration().dividedBy(2),
-                    () -> http.get(prefixes[Math.floorMod(next.getAndIncrement(), prefixes.length)], caller.getValue())
-                            .thenApply(SimpleHttpResponse::getCode)));
-        }
-        halves.values().forEach(two -> findings.measured(Load.Result.together(two)));
-    }
-
-    private CompletableFuture<Integer> get(String path) {
-        return http.get(path).thenApply(SimpleHttpResponse::getCode);
-    }
-
-    /** Work that answers with its own status (the PostgreSQL baseline's update), on the pool. */
-    private CompletableFuture<Integer> answered(Callable<Integer> work) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return work.call();
-            } catch (Exception e) {
-                throw new CompletionException(e);
-            }
-        }, pool);
-    }
-
-    /** Work that throws when it finds nothing (a read, a search), on the pool: 200 when it returns. */
-    private CompletableFuture<Integer> async(Callable<Object> work) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                work.call();
-                return 200;
-            } catch (Exception e) {
-                throw new CompletionException(e);
-            }
-        }, pool);
-    }
 
 }

@@ -79,4 +79,9 @@ record BenchOptions(int profiles, long seed, Duration warmup, Duration duration,
         return new BenchOptions(profiles, seed, warmup, duration, scale, out, reuse || reuseAsked, only, keepStack,
                 postgresFast, cluster, String.join(" ", args));
     }
+
+    /** A scenario's rate at this run's scale: at least one a second. */
+    double rate(double full) {
+        return Math.max(1, full * scale);
+    }
 }

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.cassandra.ImportRows;
+import io.profilestore.importer.RetriedWrite;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.TestStack;
 import java.io.BufferedWriter;
@@ -21,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 
@@ -38,10 +40,21 @@ final class ImportBench {
     }
 
     /**
-     * The raw writes: how many succeeded a second, how many rows were sent and how many of them failed (a write
-     * timeout at QUORUM, say), and the replication of their keyspace, read back.
+     * The raw writes: how many succeeded a second, how many rows were sent, how many attempts were tried again
+     * (as the import tries them) and how many rows still failed, the first failure's kind and message (or null), and
+     * the replication of their keyspace, read back.
      */
-    record RawWrites(double rate, long rows, long failed, Map<String, String> replication) {
+    record RawWrites(double rate, long rows, long retried, long failed, String firstFailure,
+            Map<String, String> replication) {
+
+        /** For the report: nothing when every write went through the first time. */
+        String trouble() {
+            if (retried == 0 && failed == 0) {
+                return "";
+            }
+            return String.format(" (%,d attempts tried again, %,d rows failed%s)", retried, failed,
+                    firstFailure == null ? "" : ", the first: " + firstFailure);
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -159,15 +172,22 @@ final class ImportBench {
         }
         var permits = new Semaphore(PARALLELISM);
         var failed = new AtomicLong();
+        var retried = new AtomicLong();
+        var firstFailure = new AtomicReference<String>();
         var at = Instant.parse("2015-01-01T00:00:00Z");
         long started = System.nanoTime();
         for (int i = 0; i < rows; i++) {
             permits.acquire();
-            writes.write(pid(dataset.seed, i), uid(dataset.seed, i), data.get(i), at, at)
+            int row = i;
+            // tried again as the import tries a write: a timeout on a busy machine is not the driver's failure
+            RetriedWrite.IMPORT.run(() -> writes.write(pid(dataset.seed, row), uid(dataset.seed, row), data.get(row),
+                            at, at), () -> true, retried::incrementAndGet)
                     .whenComplete((ok, error) -> {
                         // a failed write is over sooner than one that succeeds: counted, not taken for a row written
                         if (error != null) {
                             failed.incrementAndGet();
+                            firstFailure.compareAndSet(null, error.getClass().getSimpleName() + ": "
+                                    + error.getMessage());
                         }
                         permits.release();
                     });
@@ -175,10 +195,11 @@ final class ImportBench {
         permits.acquire(PARALLELISM);
         double seconds = (System.nanoTime() - started) / 1e9;
         double rate = (rows - failed.get()) / seconds;
-        System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second, %,d failed%n", rows, seconds,
-                rate, failed.get());
+        var outcome = new RawWrites(rate, rows, retried.get(), failed.get(), firstFailure.get(), replication);
+        System.out.printf("raw Cassandra writes: %,d profiles in %.1f s, %,.0f a second%s%n", rows, seconds, rate,
+                outcome.trouble());
         schema(session, "DROP KEYSPACE " + keyspace);
-        return new RawWrites(rate, rows, failed.get(), replication);
+        return outcome;
     }
 
     /** A schema change: slower than the session's request timeout (2 s) while the cluster agrees on it. */
@@ -212,7 +233,7 @@ final class ImportBench {
                         : String.format(" (on top of the %,d loaded before)", outcome.before()),
                 outcome.killedAt(), outcome.writeRate(), outcome.firstRate(), outcome.resumedRate(),
                 outcome.raw().rows(), outcome.raw().replication(), outcome.raw().rate(),
-                outcome.raw().failed() == 0 ? "" : String.format(" (%,d failed)", outcome.raw().failed()),
+                outcome.raw().trouble(),
                 outcome.writeRate() / outcome.raw().rate(), outcome.indexSeconds(), outcome.verified());
     }
 }
