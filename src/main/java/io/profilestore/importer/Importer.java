@@ -102,7 +102,7 @@ public final class Importer {
 
         private void write(ImportRecord record) {
             RetriedWrite.IMPORT.run(() -> rows.write(record.pid(), record.uid(), record.data(), record.createdAt(),
-                            checkpoint.startedAt), () -> failure.get() == null, () -> { })
+                            checkpoint.startedAt), () -> failure.get() == null, retried -> { })
                     .whenComplete((ok, error) -> {
                         if (error == null) {
                             written.incrementAndGet();

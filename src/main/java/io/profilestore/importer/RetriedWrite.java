@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -32,36 +33,53 @@ public final class RetriedWrite {
 
     /**
      * Runs {@code write} until it succeeds, the attempts are spent, or {@code goOn} says no more (the run failed
-     * elsewhere); completes with the last attempt's outcome. {@code beforeRetry} runs before each attempt after the
-     * first, for a count of them.
+     * elsewhere; asked when an attempt fails and again when its pause is over); completes with the last attempt's
+     * outcome, always, whatever throws. {@code beforeRetry} is given the failure each retry follows, for a count and a
+     * cause to report.
      */
     public <T> CompletableFuture<T> run(Supplier<? extends CompletionStage<T>> write, BooleanSupplier goOn,
-            Runnable beforeRetry) {
+            Consumer<Throwable> beforeRetry) {
         var outcome = new CompletableFuture<T>();
         attempt(write, goOn, beforeRetry, 1, outcome);
         return outcome;
     }
 
-    private <T> void attempt(Supplier<? extends CompletionStage<T>> write, BooleanSupplier goOn, Runnable beforeRetry,
-            int attempt, CompletableFuture<T> outcome) {
+    private <T> void attempt(Supplier<? extends CompletionStage<T>> write, BooleanSupplier goOn,
+            Consumer<Throwable> beforeRetry, int attempt, CompletableFuture<T> outcome) {
         CompletionStage<T> stage;
         try {
             stage = write.get();
-        } catch (RuntimeException thrown) {
+            if (stage == null) {
+                throw new IllegalStateException("the write returned no future");
+            }
+        } catch (Throwable thrown) {
+            // thrown before any future: a failed attempt like any other, never an outcome left open
             stage = CompletableFuture.failedFuture(thrown);
         }
         stage.whenComplete((value, error) -> {
-            if (error == null) {
-                outcome.complete(value);
-            } else if (attempt < attempts && goOn.getAsBoolean()) {
-                long pause = firstPause.toNanos() << (attempt - 1);
-                Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS);
-                later.execute(() -> {
-                    beforeRetry.run();
-                    attempt(write, goOn, beforeRetry, attempt + 1, outcome);
-                });
-            } else {
-                outcome.completeExceptionally(error);
+            try {
+                if (error == null) {
+                    outcome.complete(value);
+                } else if (attempt < attempts && goOn.getAsBoolean()) {
+                    long pause = firstPause.toNanos() << (attempt - 1);
+                    Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS);
+                    later.execute(() -> {
+                        try {
+                            if (!goOn.getAsBoolean()) {
+                                outcome.completeExceptionally(error);
+                                return;
+                            }
+                            beforeRetry.accept(error);
+                            attempt(write, goOn, beforeRetry, attempt + 1, outcome);
+                        } catch (Throwable thrown) {
+                            outcome.completeExceptionally(thrown);
+                        }
+                    });
+                } else {
+                    outcome.completeExceptionally(error);
+                }
+            } catch (Throwable thrown) {
+                outcome.completeExceptionally(thrown);
             }
         });
     }

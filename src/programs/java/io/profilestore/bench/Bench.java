@@ -300,6 +300,4 @@ public final class Bench {
                 + " connection and the wait for a Jetty thread.", RequestMetrics.REQUESTS, after.meanMillisSince(before),
                 after.requestsSince(before), client.getMean() / 1000.0, client.getValueAtPercentile(50) / 1000.0));
     }
-
-
 }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,8 +42,8 @@ final class ImportBench {
 
     /**
      * The raw writes: how many succeeded a second, how many rows were sent, how many attempts were tried again
-     * (as the import tries them) and how many rows still failed, the first failure's kind and message (or null), and
-     * the replication of their keyspace, read back.
+     * (as the import tries them) and how many rows still failed, the first failure's kind and message, retried or
+     * not (or null), and the replication of their keyspace, read back.
      */
     record RawWrites(double rate, long rows, long retried, long failed, String firstFailure,
             Map<String, String> replication) {
@@ -53,7 +54,7 @@ final class ImportBench {
                 return "";
             }
             return String.format(" (%,d attempts tried again, %,d rows failed%s)", retried, failed,
-                    firstFailure == null ? "" : ", the first: " + firstFailure);
+                    firstFailure == null ? "" : ", the first failure: " + firstFailure);
         }
     }
 
@@ -179,15 +180,18 @@ final class ImportBench {
         for (int i = 0; i < rows; i++) {
             permits.acquire();
             int row = i;
-            // tried again as the import tries a write: a timeout on a busy machine is not the driver's failure
+            // tried again as the import tries a write, and no more once a row failed for good, as the import stops:
+            // a timeout on a busy machine is not the driver's failure
             RetriedWrite.IMPORT.run(() -> writes.write(pid(dataset.seed, row), uid(dataset.seed, row), data.get(row),
-                            at, at), () -> true, retried::incrementAndGet)
+                            at, at), () -> failed.get() == 0, error -> {
+                                retried.incrementAndGet();
+                                firstFailure.compareAndSet(null, cause(error));
+                            })
                     .whenComplete((ok, error) -> {
-                        // a failed write is over sooner than one that succeeds: counted, not taken for a row written
+                        // counted, not taken for a row written
                         if (error != null) {
                             failed.incrementAndGet();
-                            firstFailure.compareAndSet(null, error.getClass().getSimpleName() + ": "
-                                    + error.getMessage());
+                            firstFailure.compareAndSet(null, cause(error));
                         }
                         permits.release();
                     });
@@ -200,6 +204,12 @@ final class ImportBench {
                 outcome.trouble());
         schema(session, "DROP KEYSPACE " + keyspace);
         return outcome;
+    }
+
+    /** A failure's kind and message, under the CompletionException a chained future wraps it in. */
+    private static String cause(Throwable error) {
+        var cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 
     /** A schema change: slower than the session's request timeout (2 s) while the cluster agrees on it. */
