@@ -26,8 +26,12 @@ public final class Api {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    /** How long a request may take: one request's work, not a job's. */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
     private final String base;
     private final String token;
+    private final Duration timeout;
 
     /** A client with the tests' default credentials: an API key with the platform and admin roles. */
     public Api(int port) {
@@ -36,18 +40,31 @@ public final class Api {
 
     /** @param token the bearer token to send, or null for none */
     public Api(String base, String token) {
+        this(base, token, REQUEST_TIMEOUT);
+    }
+
+    private Api(String base, String token, Duration timeout) {
         this.base = base;
         this.token = token;
+        this.timeout = timeout;
     }
 
     /** The same host on another port (the admin port), with the same token. */
     public Api onPort(int port) {
-        return new Api(base.substring(0, base.lastIndexOf(':')) + ":" + port, token);
+        return new Api(base.substring(0, base.lastIndexOf(':')) + ":" + port, token, timeout);
+    }
+
+    /**
+     * The same, waiting up to {@code longer} for an answer: for a task that does a whole job before it answers (a
+     * reconcile reads every profile of the shared stack, which every test adds to).
+     */
+    public Api waitingUpTo(Duration longer) {
+        return new Api(base, token, longer);
     }
 
     /** The same server, called with another token (null: without one). */
     public Api as(String otherToken) {
-        return new Api(base, otherToken);
+        return new Api(base, otherToken, timeout);
     }
 
     public record Reply(int status, HttpHeaders headers, String body) {
@@ -80,7 +97,7 @@ public final class Api {
     public Reply send(String method, String path, String contentType, String body, Map<String, String> headers) {
         PersonalData.noteBody(body);
         PersonalData.noteQuery(path);
-        var request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+        var request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
