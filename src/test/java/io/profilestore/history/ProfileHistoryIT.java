@@ -118,7 +118,7 @@ class ProfileHistoryIT {
     }
 
     private static String checkTables(Api api) {
-        var reply = api.as(TestAuth.ADMIN).onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables?list=true", null,
+        var reply = api.as(TestAuth.ADMIN).wholeJobOnPort(APP.getAdminPort()).send("POST", "/tasks/check-tables?list=true", null,
                 null, Map.of());
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.body();

@@ -62,6 +62,17 @@ public final class Api {
         return new Api(base, token, longer);
     }
 
+    /**
+     * How long a task that reads every profile of the shared stack (the reconcile, the tables check) may take before it
+     * answers: on a stack that many runs have filled, the tables check took 31.7 s, past a request's 30 s.
+     */
+    public static final Duration WHOLE_JOB = Duration.ofMinutes(3);
+
+    /** The same on the admin port, waiting for a whole job's answer ({@link #WHOLE_JOB}). */
+    public Api wholeJobOnPort(int adminPort) {
+        return onPort(adminPort).waitingUpTo(WHOLE_JOB);
+    }
+
     /** The same server, called with another token (null: without one). */
     public Api as(String otherToken) {
         return new Api(base, otherToken, timeout);

@@ -212,7 +212,7 @@ class InterruptedOperationsIT {
     }
 
     private static String checkTables(Api api) {
-        var reply = api.onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables?list=true", null, null, Map.of());
+        var reply = api.wholeJobOnPort(APP.getAdminPort()).send("POST", "/tasks/check-tables?list=true", null, null, Map.of());
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.body();
     }

@@ -189,7 +189,7 @@ class LateWriteLinksIT {
     }
 
     private String checkTables() {
-        var reply = api.onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables", null, null, Map.of());
+        var reply = api.wholeJobOnPort(APP.getAdminPort()).send("POST", "/tasks/check-tables", null, null, Map.of());
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.body();
     }

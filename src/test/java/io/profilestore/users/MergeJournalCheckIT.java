@@ -124,7 +124,7 @@ class MergeJournalCheckIT {
     }
 
     private String checkTables(boolean dryRun) {
-        var reply = api.onPort(APP.getAdminPort()).send("POST", "/tasks/check-tables" + (dryRun ? "?dryRun=true" : ""),
+        var reply = api.wholeJobOnPort(APP.getAdminPort()).send("POST", "/tasks/check-tables" + (dryRun ? "?dryRun=true" : ""),
                 null, null, Map.of());
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.body();
