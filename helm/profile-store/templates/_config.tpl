@@ -53,6 +53,7 @@ auth:
     issuer: {{ .issuer | quote }}
     audience: {{ .audience | quote }}
     rolesClaim: {{ .rolesClaim | quote }}
+    machineClients: {{ .machineClients | default list | toJson }}
   {{- end }}
   {{- end }}
 

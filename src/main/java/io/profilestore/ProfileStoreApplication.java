@@ -12,7 +12,7 @@ import io.profilestore.audit.AuditFilter;
 import io.profilestore.audit.AuditGroupWriter;
 import io.profilestore.audit.AuditOutcomeWriter;
 import io.profilestore.audit.HeadRefusal;
-import io.profilestore.audit.MachineSearchWriter;
+import io.profilestore.audit.MachineLookUpWriter;
 import io.profilestore.audit.RequestIds;
 import io.profilestore.auth.Security;
 import io.profilestore.backends.Backends;
@@ -203,7 +203,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
             Backends backends) {
         var lookUps = new AuditGroupWriter(backends.postgres(), config.audit, environment.metrics());
         environment.lifecycle().manage(lookUps);
-        var machineSearches = new MachineSearchWriter(backends.postgres(), config.audit, environment.metrics());
+        var machineSearches = new MachineLookUpWriter(backends.postgres(), config.audit, environment.metrics());
         environment.lifecycle().manage(machineSearches);
         var outcomes = new AuditOutcomeWriter(wiring.audit(), config.audit, environment.metrics());
         environment.lifecycle().manage(outcomes);

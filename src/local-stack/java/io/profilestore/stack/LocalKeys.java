@@ -58,7 +58,10 @@ final class LocalKeys {
         var roleNames = roles.stream().map(Role::of).map(Role::roleName).distinct().toList();
         var generated = ApiKeys.generate();
         var entries = new ArrayList<>(entries().stream().filter(entry -> !entry.name().equals(name)).toList());
-        entries.add(new ApiKeys.Entry(name, generated[1], roleNames));
+        // a key of platform alone is a client system's here (a script standing in for the platform); people's keys
+        // hold their roles
+        boolean machine = roleNames.equals(List.of(Role.PLATFORM_NAME));
+        entries.add(new ApiKeys.Entry(name, generated[1], roleNames, machine ? Boolean.TRUE : null));
         write(file, entries);
         return generated[0];
     }
@@ -81,7 +84,7 @@ final class LocalKeys {
         if (demoKey) {
             var generated = ApiKeys.generate();
             demo = generated[0];
-            entries.add(new ApiKeys.Entry(DEMO, generated[1], List.of(Role.PLATFORM_NAME)));
+            entries.add(new ApiKeys.Entry(DEMO, generated[1], List.of(Role.PLATFORM_NAME), true));
         }
         write(runFile, entries);
         return new RunKeys(runFile, given, demo);

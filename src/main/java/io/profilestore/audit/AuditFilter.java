@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.glassfish.jersey.server.ExtendedUriInfo;
@@ -29,7 +28,7 @@ import org.glassfish.jersey.server.model.ResourceMethod;
 /**
  * Audits look-ups. A person's (any caller but a machine, see {@link Caller#isMachine()}) every read and search, and
  * every read of the audit trail, is recorded with the pids its answer shows before the answer leaves; a machine's
- * searches are queued for {@link MachineSearchWriter} and answered at once, and its reads by id are not recorded.
+ * look-ups (its searches and its reads by id) are queued for {@link MachineLookUpWriter} and answered at once.
  * When a record cannot be written or queued, the answer is replaced by a 503 that keeps none of the resource's
  * headers. (Changes are recorded on the write path, in their own transaction; their records get the answer's status
  * just after, through {@link AuditOutcomeWriter}.) Also hands the request to {@link AuditContext} for that path.
@@ -38,8 +37,6 @@ import org.glassfish.jersey.server.model.ResourceMethod;
 public class AuditFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
     private static final String SEARCH_IN_BODY = "POST /v1/search";
-    /** The look-ups of a machine that are recorded: its searches, which name people; not its reads by a known id. */
-    private static final Set<String> SEARCHES = Set.of("GET /v1/search", SEARCH_IN_BODY, "GET /v1/profiles/{pid}/matches");
 
     private final LookUpRecorder lookUps;
     private final LookUpRecorder machineSearches;
@@ -48,7 +45,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
 
     /**
      * @param lookUps         a person's look-ups, each recorded before its answer ({@link AuditGroupWriter})
-     * @param machineSearches a machine's searches, queued ({@link MachineSearchWriter})
+     * @param machineSearches a machine's look-ups, queued ({@link MachineLookUpWriter})
      * @param outcomes        the status each request's changes were answered with, off its path
      *                        ({@link AuditOutcomeWriter})
      */
@@ -84,9 +81,6 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
         }
         var caller = current.caller();
         boolean machine = caller.isMachine();
-        if (machine && !SEARCHES.contains(current.action())) {
-            return;
-        }
         var pids = shown(response.getEntity());
         if (pids == null) {
             return;

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How look-ups are recorded: people's in groups, one commit each, before their answer (see {@link AuditGroupWriter});
- * machines' searches after their answer, by a writer of their own (see {@link MachineSearchWriter}).
+ * machines' look-ups after their answer, by a writer of their own (see {@link MachineLookUpWriter}).
  */
 public class AuditSettings {
 
@@ -33,15 +33,15 @@ public class AuditSettings {
     public int queueSize = 1_000;
 
     /**
-     * Machines' search records waiting for their group at most (see {@link MachineSearchWriter}): beyond, a machine's
-     * search is refused at once (503). Also what a crash may lose of them at most (with the group being written).
+     * Machines' look-up records waiting for their group at most (see {@link MachineLookUpWriter}): beyond, a machine's
+     * look-up is refused at once (503). Also what a crash may lose of them at most (with the group being written).
      */
     @Min(1)
     @Max(100_000)
     public int machineSearchQueueSize = 10_000;
 
     /**
-     * How long a group of machines' search records waits for more once it has one: nobody waits for it, so larger
+     * How long a group of machines' look-up records waits for more once it has one: nobody waits for it, so larger
      * groups cost nothing; a crash may lose this much time of them (and one group's write).
      */
     @NotNull
@@ -70,7 +70,7 @@ public class AuditSettings {
      * How long each audit writer's stop waits for what is queued at most. A pod has terminationGracePeriodSeconds
      * (30 s in the chart) to stop in, and the stops come one after the other: the preStop pause (5 s), Jetty's drain
      * (server.shutdownGracePeriod, 10 s), then the managed objects, among them the audit writers (5 s each at most with
-     * this bound, whatever maxWait is, and 1 s for the machine search writer) and the outbox relay
+     * this bound, whatever maxWait is, and 1 s for the machine look-up writer) and the outbox relay
      * (OutboxRelay.STOP_WAIT, 3 s), which leaves 1 s for the rest (the backends' clients) before Kubernetes kills the
      * process. Look-ups in flight were answered during Jetty's drain; what is still queued once this runs out is
      * refused or, for outcomes, stays unknown.
@@ -78,13 +78,13 @@ public class AuditSettings {
     public static final java.time.Duration MAX_STOP_WAIT = java.time.Duration.ofSeconds(5);
 
     /**
-     * How long the machine search writer's stop waits at most, besides the other two's. Its searches were answered
+     * How long the machine look-up writer's stop waits at most, besides the other two's. Its look-ups were answered
      * during Jetty's drain while it wrote their records, so what it still holds is a linger's worth, soon written; a
      * stop that waited longer would be for a PostgreSQL that does not answer, and would not fit the grace period.
      */
     public static final java.time.Duration MAX_MACHINE_SEARCH_STOP_WAIT = java.time.Duration.ofSeconds(1);
 
-    /** How long the machine search writer's stop waits for what is queued: {@link #stopWait()}, 1 s at most. */
+    /** How long the machine look-up writer's stop waits for what is queued: {@link #stopWait()}, 1 s at most. */
     public java.time.Duration machineSearchStopWait() {
         var wait = stopWait();
         return wait.compareTo(MAX_MACHINE_SEARCH_STOP_WAIT) < 0 ? wait : MAX_MACHINE_SEARCH_STOP_WAIT;

@@ -2,7 +2,7 @@ package io.profilestore.audit;
 
 /**
  * Where {@link AuditFilter} records a look-up: {@link AuditGroupWriter} (a person's, committed before the answer) and
- * {@link MachineSearchWriter} (a machine's searches, queued).
+ * {@link MachineLookUpWriter} (a machine's, queued).
  */
 @FunctionalInterface
 public interface LookUpRecorder {

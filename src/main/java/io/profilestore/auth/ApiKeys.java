@@ -19,20 +19,29 @@ import java.util.stream.Collectors;
  */
 public final class ApiKeys {
 
-    /** One key as configured: who it is, the hash of its token, its roles (none when left out). */
+    /**
+     * One key as configured: who it is, the hash of its token, its roles (none when left out), and whether it was
+     * made for a machine (a client system), which a key holding {@code platform} alone must say.
+     */
     public record Entry(
             @NotEmpty String name,
             @NotEmpty
             @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256:<64 hex digits> (see the apikey command)")
             String hash,
-            @NotEmpty List<String> roles) {
+            @NotEmpty List<String> roles,
+            Boolean machine) {
 
         public Entry {
             roles = roles == null ? List.of() : roles;
         }
+
+        /** A person's key. */
+        public Entry(String name, String hash, List<String> roles) {
+            this(name, hash, roles, null);
+        }
     }
 
-    private record Key(String name, byte[] hash, Set<Role> roles) {
+    private record Key(String name, byte[] hash, Set<Role> roles, boolean machine) {
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -40,11 +49,29 @@ public final class ApiKeys {
 
     private final List<Key> keys;
 
+    /** @throws IllegalArgumentException for an entry that leaves a machine to be guessed, or a machine's with more roles */
     public ApiKeys(List<Entry> entries) {
-        this.keys = entries.stream()
-                .map(e -> new Key(e.name(), HexFormat.of().parseHex(e.hash().substring("sha256:".length())),
-                        e.roles().stream().map(Role::of).collect(Collectors.toUnmodifiableSet())))
-                .toList();
+        this.keys = entries.stream().map(ApiKeys::key).toList();
+    }
+
+    private static Key key(Entry entry) {
+        var roles = entry.roles().stream().map(Role::of).collect(Collectors.toUnmodifiableSet());
+        boolean platformAlone = roles.equals(Set.of(Role.PLATFORM));
+        // a key used to be a machine's when platform was its only role: such a key must now say which it is, so that
+        // no platform key becomes a person's (every read recorded first, a person's limits) or stays a machine's unseen
+        if (entry.machine() == null && platformAlone) {
+            throw new IllegalArgumentException("the API key '" + entry.name() + "' holds the platform role alone: say "
+                    + "machine: true if it is a client system's, machine: false if a person uses it");
+        }
+        boolean machine = Boolean.TRUE.equals(entry.machine());
+        if (machine && !platformAlone) {
+            throw new IllegalArgumentException("the API key '" + entry.name() + "' is a machine's (machine: true), and a "
+                    + "machine's key holds the platform role alone; people get keys (or JWTs) of their own");
+        }
+        if (!entry.hash().startsWith("sha256:")) {
+            throw new IllegalArgumentException("the API key '" + entry.name() + "' has no sha256: hash");
+        }
+        return new Key(entry.name(), HexFormat.of().parseHex(entry.hash().substring("sha256:".length())), roles, machine);
     }
 
     /** The caller a token belongs to; every key is compared, so the time taken says nothing about which matched. */
@@ -56,7 +83,8 @@ public final class ApiKeys {
                 found = key;
             }
         }
-        return found == null ? Optional.empty() : Optional.of(new Caller(found.name(), Caller.Kind.API_KEY, found.roles()));
+        return found == null ? Optional.empty()
+                : Optional.of(new Caller(found.name(), Caller.Kind.API_KEY, found.roles(), found.machine()));
     }
 
     /** A new random key and the hash to configure for it. */

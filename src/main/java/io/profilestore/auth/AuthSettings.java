@@ -20,7 +20,7 @@ public class AuthSettings {
     @JsonSetter(nulls = Nulls.AS_EMPTY)
     public List<ApiKeys.Entry> apiKeys = List.of();
 
-    /** A YAML or JSON file with more keys: a list of {name, hash, roles}. Empty: none. */
+    /** A YAML or JSON file with more keys: a list of {name, hash, roles, machine}. Empty: none. */
     @JsonDeserialize(using = StrippedText.class)
     public String apiKeysFile = "";
 

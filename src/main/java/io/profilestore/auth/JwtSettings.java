@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.ValidationMethod;
+import io.profilestore.support.CommaSeparated;
 import io.profilestore.support.StrippedText;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import java.util.List;
 
 /**
  * JWTs of an OIDC provider: verified against its key set (a file, or its {@code jwks_uri}), from the configured
@@ -35,6 +37,15 @@ public class JwtSettings {
 
     @NotNull
     public Duration clockSkew = Duration.seconds(30);
+
+    /**
+     * The clients whose tokens are machines' (client systems, audited after the answer, a machine's limits): a token's
+     * {@code client_id} (RFC 9068), or its {@code azp} when it has none, must be one of them. Every other token is a
+     * person's, whatever its roles. A list, or one string of names separated by commas (from the environment).
+     */
+    @NotNull
+    @JsonDeserialize(using = CommaSeparated.class)
+    public List<String> machineClients = List.of();
 
     /** Whoever can change the key set in transit can forge any caller, an admin too: https only. */
     @JsonIgnore

@@ -28,9 +28,11 @@ public final class JwtVerifier {
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final String rolesClaim;
+    private final Set<String> machineClients;
 
     public JwtVerifier(JwtSettings settings) {
         this.rolesClaim = settings.rolesClaim;
+        this.machineClients = Set.copyOf(settings.machineClients);
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
                 JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.ES256, JWSAlgorithm.ES384), source(settings)));
         var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(settings.audience,
@@ -53,10 +55,24 @@ public final class JwtVerifier {
     public Optional<Caller> authenticate(String token) {
         try {
             var claims = processor.process(token, null);
-            return Optional.of(new Caller(claims.getSubject(), Caller.Kind.JWT, roles(claims)));
+            return Optional.of(new Caller(claims.getSubject(), Caller.Kind.JWT, roles(claims),
+                    machineClients.contains(client(claims))));
         } catch (ParseException | BadJOSEException | JOSEException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The client the token was issued to: RFC 9068's {@code client_id}, else OIDC's {@code azp} (the authorized party,
+     * which providers such as Keycloak set on every token); empty when it names none.
+     */
+    private static String client(JWTClaimsSet claims) throws ParseException {
+        String clientId = claims.getStringClaim("client_id");
+        if (clientId != null) {
+            return clientId;
+        }
+        String azp = claims.getStringClaim("azp");
+        return azp == null ? "" : azp;
     }
 
     private Set<Role> roles(JWTClaimsSet claims) throws ParseException {

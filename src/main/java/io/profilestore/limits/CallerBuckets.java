@@ -76,8 +76,9 @@ public final class CallerBuckets {
 
     /**
      * The most generous of the caller's roles' limits: the highest rate, then the largest burst. A person's credential
-     * that holds platform too counts only its people's roles: the platform's limits are a machine's, and a person at
-     * a machine's pace could page through everyone. The one caller of a service with authentication off (loopback
+     * (any not made for a machine) that holds platform counts only its people's roles, or the other roles' limits when
+     * it holds none: the platform's limits are a machine's, and a person at a machine's pace could page through
+     * everyone. The one caller of a service with authentication off (loopback
      * only, a developer's machine) is paced as the platform, although audited as a person.
      */
     Limit limitOf(Caller caller, RequestKind kind) {

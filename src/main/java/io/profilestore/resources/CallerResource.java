@@ -41,8 +41,8 @@ public class CallerResource {
     public Me consoleSession(@Auth Caller caller) {
         if (caller.isMachine()) {
             throw new ProblemException(Problem.of(403, "machine-credential", "Forbidden",
-                    "This is a machine credential (role platform only); the console is for people: ask for an "
-                            + "operator, editor or admin key"));
+                    "This is a machine credential (a client system's key or token); the console is for people: "
+                            + "ask for an operator, editor or admin key"));
         }
         return Me.of(caller);
     }

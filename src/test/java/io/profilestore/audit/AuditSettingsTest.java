@@ -59,7 +59,7 @@ class AuditSettingsTest {
     }
 
     @Test
-    void theMachineSearchWritersStopWaitsOneSecondAtMost() {
+    void theMachineLookUpWritersStopWaitsOneSecondAtMost() {
         assertThat(withMaxWait(Duration.milliseconds(300)).machineSearchStopWait()).isEqualTo(java.time.Duration.ofMillis(300));
         assertThat(withMaxWait(Duration.seconds(5)).machineSearchStopWait())
                 .isEqualTo(AuditSettings.MAX_MACHINE_SEARCH_STOP_WAIT);

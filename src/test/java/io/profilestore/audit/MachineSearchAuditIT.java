@@ -47,7 +47,7 @@ class MachineSearchAuditIT {
         SearchApi.awaitIndexed(pid, 1);
         String search = "/v1/search?phone=" + phone.replaceAll("\\D", "");
         var metrics = APP.getEnvironment().metrics();
-        long refusedBefore = metrics.meter(MachineSearchWriter.REFUSED).getCount();
+        long refusedBefore = metrics.meter(MachineLookUpWriter.REFUSED).getCount();
 
         var answered = new ArrayList<Api.Reply>();
         Api.Reply refused = null;
@@ -70,7 +70,7 @@ class MachineSearchAuditIT {
         assertProblem(refused, 503, "audit-unavailable");
         assertThat(refused.body()).doesNotContain(pid.toString());
         assertThat(answered).as("searches answered before the queue was full").hasSizeBetween(1, QUEUE + 1);
-        assertThat(metrics.meter(MachineSearchWriter.REFUSED).getCount()).isGreaterThan(refusedBefore);
+        assertThat(metrics.meter(MachineLookUpWriter.REFUSED).getCount()).isGreaterThan(refusedBefore);
         // the group held while PostgreSQL was frozen is committed (or, if its write timed out, written again): none of
         // the answered searches is missing
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {

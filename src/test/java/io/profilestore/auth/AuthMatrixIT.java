@@ -55,7 +55,7 @@ class AuthMatrixIT {
                 new Caller("operator key", TestAuth.OPERATOR, Set.of(Role.OPERATOR)),
                 new Caller("admin key", TestAuth.ADMIN, Set.of(Role.ADMIN)),
                 new Caller("editor key", TestAuth.EDITOR, Set.of(Role.EDITOR)),
-                new Caller("platform JWT", TestAuth.jwt("svc-platform", List.of("platform"), Duration.ofMinutes(5)), Set.of(Role.PLATFORM)),
+                new Caller("platform JWT", TestAuth.machineJwt("svc-platform", List.of("platform"), Duration.ofMinutes(5)), Set.of(Role.PLATFORM)),
                 new Caller("operator JWT", TestAuth.jwt("anna.operator", List.of("operator", "other-app-role"), Duration.ofMinutes(5)), Set.of(Role.OPERATOR)),
                 new Caller("admin JWT", TestAuth.jwt("admin.person", List.of("admin"), Duration.ofMinutes(5)), Set.of(Role.ADMIN)),
                 new Caller("editor JWT", TestAuth.jwt("erik.editor", List.of("editor"), Duration.ofMinutes(5)), Set.of(Role.EDITOR)));
@@ -110,16 +110,14 @@ class AuthMatrixIT {
                 new Endpoint("GET /v1/audit", admin, api -> api.send("GET", "/v1/audit?limit=1", null, null, Map.of())),
                 // an admin's reconcile and tables check read the whole shared stack before they answer: on a loaded
                 // CI, and on a stack many runs have filled, each took more than the 30 s a request is given
-                new Endpoint("POST /tasks/reconcile (admin port)", admin, api -> admin(api).waitingUpTo(WHOLE_JOB)
+                new Endpoint("POST /tasks/reconcile (admin port)", admin, api -> admin(api).waitingUpTo(Api.WHOLE_JOB)
                         .send("POST", "/tasks/reconcile?dryRun=true", null, null, Map.of())),
-                new Endpoint("POST /tasks/check-tables (admin port)", admin, api -> admin(api).waitingUpTo(WHOLE_JOB)
+                new Endpoint("POST /tasks/check-tables (admin port)", admin, api -> admin(api).waitingUpTo(Api.WHOLE_JOB)
                         .send("POST", "/tasks/check-tables?dryRun=true", null, null, Map.of())),
                 new Endpoint("POST /tasks/log-level (admin port)", admin, api -> admin(api).send("POST",
                         "/tasks/log-level?logger=io.profilestore&level=INFO", null, null, Map.of())));
     }
 
-    /** How long a task that reads every profile of the shared stack may take before it answers. */
-    static final Duration WHOLE_JOB = Duration.ofMinutes(3);
 
     /** The same caller on the admin port. */
     static Api admin(Api api) {
@@ -167,6 +165,6 @@ class AuthMatrixIT {
 
     static Stream<Arguments> machines() {
         return Stream.of(Arguments.of("platform key", TestAuth.PLATFORM),
-                Arguments.of("platform JWT", TestAuth.jwt("svc-platform", List.of("platform", "other-app-role"), Duration.ofMinutes(5))));
+                Arguments.of("platform JWT", TestAuth.machineJwt("svc-platform", List.of("platform", "other-app-role"), Duration.ofMinutes(5))));
     }
 }

@@ -169,8 +169,8 @@ class ConsoleIT {
         browser.find("#api-key").sendKeys(TestAuth.PLATFORM);
         browser.find("#sign-in").click();
 
-        browser.until(d -> d.findElement(By.id("status")).getText().equals("This is a machine credential (role platform"
-                + " only); the console is for people: ask for an operator, editor or admin key"), "the refusal explained");
+        browser.until(d -> d.findElement(By.id("status")).getText().equals("This is a machine credential (a client"
+                + " system's key or token); the console is for people: ask for an operator, editor or admin key"), "the refusal explained");
         assertThat(browser.find("#view-sign-in").isDisplayed()).isTrue();
         assertThat(browser.driver().findElement(By.id("view-search")).isDisplayed()).as("no search box").isFalse();
         assertThat(browser.driver().findElement(By.id("nav")).isDisplayed()).isFalse();

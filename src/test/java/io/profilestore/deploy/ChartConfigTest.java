@@ -155,15 +155,20 @@ class ChartConfigTest {
         var rendered = Charts.template(Values.PRODUCTION, Map.of(
                 "secrets.apiKeys.name", "profile-store-api-keys",
                 "config.auth.jwt.jwksUrl", "https://idp.example.com/.well-known/jwks.json",
-                "config.auth.jwt.issuer", "https://idp.example.com/"));
+                "config.auth.jwt.issuer", "https://idp.example.com/",
+                "config.auth.jwt.machineClients[0]", "processing-platform"));
         var path = writeConfig(Charts.serviceConfig(Charts.parse(rendered)));
         var config = load(path);
         assertThat(config.auth.apiKeysFile).isEqualTo(temp.resolve("secrets/api-keys/api-keys.yml").toString());
         assertThat(config.auth.jwt().issuer).isEqualTo("https://idp.example.com/");
         assertThat(config.auth.jwt().audience).isEqualTo("profile-store");
+        assertThat(config.auth.jwt().machineClients).containsExactly("processing-platform");
         // the mounted keys file is what the server reads at start
         var caller = BearerAuthenticator.of(config.auth).authenticate("psk_chart-test-key");
-        assertThat(caller).hasValueSatisfying(c -> assertThat(c.getName()).isEqualTo("chart-test"));
+        assertThat(caller).hasValueSatisfying(c -> {
+            assertThat(c.getName()).isEqualTo("chart-test");
+            assertThat(c.isMachine()).as("its entry says machine: true").isTrue();
+        });
         assertThat(check(path).exitCode()).isZero();
     }
 
@@ -233,6 +238,7 @@ class ChartConfigTest {
                 - name: chart-test
                   hash: %s
                   roles: [platform]
+                  machine: true
                 """.formatted(ApiKeys.hash("psk_chart-test-key")));
         var path = temp.resolve("profile-store.yml");
         Files.writeString(path, moved);

@@ -191,7 +191,7 @@ class ImageIT {
         assertThat(secrets).as("secrets the configuration reads").isPositive();
         var keys = inRoot(ChartConfigTest.MOUNT + "/api-keys/api-keys.yml");
         Files.createDirectories(keys.getParent());
-        Files.writeString(keys, "- name: image-test\n  hash: %s\n  roles: [platform]\n"
+        Files.writeString(keys, "- name: image-test\n  hash: %s\n  roles: [platform]\n  machine: true\n"
                 .formatted(ApiKeys.hash("psk_image-test-key")));
     }
 

@@ -306,9 +306,12 @@ class DocumentedDefaultsTest {
         }
     }
 
-    /** A value as text; none and an empty text alike. */
+    /** A value as text; none, an empty text and an empty list alike. */
     static String text(JsonNode node) {
-        return node.isNull() || node.isMissingNode() ? "" : node.isValueNode() ? node.asText() : node.toString();
+        if (node.isNull() || node.isMissingNode() || (node.isArray() && node.isEmpty())) {
+            return "";
+        }
+        return node.isValueNode() ? node.asText() : node.toString();
     }
 
     static JsonNode at(JsonNode root, String path) {

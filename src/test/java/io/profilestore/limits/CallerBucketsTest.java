@@ -84,8 +84,18 @@ class CallerBucketsTest {
         assertThat(buckets.limitOf(both, RequestKind.READ).ratePerSecond).isEqualTo(0.5);
         assertThat(buckets.take(both, RequestKind.SEARCH).allowed()).isTrue();
         assertThat(buckets.take(both, RequestKind.SEARCH).allowed()).as("the operator's burst of searches is 1").isFalse();
-        var machine = new Caller("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
+        var machine = Caller.machine("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
         assertThat(buckets.limitOf(machine, RequestKind.READ).ratePerSecond).isEqualTo(5_000);
+    }
+
+    @Test
+    void aPersonHoldingOnlyPlatformGetsTheLimitsOfOtherRoles() {
+        var buckets = new CallerBuckets(settings(), now::get);
+        var person = new Caller("person.with.platform", Caller.Kind.JWT, Set.of(Role.PLATFORM));
+
+        assertThat(buckets.limitOf(person, RequestKind.READ)).usingRecursiveComparison()
+                .isEqualTo(settings().otherRoles.of(RequestKind.READ));
+        assertThat(buckets.limitOf(person, RequestKind.READ).ratePerSecond).isLessThan(5_000);
     }
 
     /**
@@ -95,7 +105,7 @@ class CallerBucketsTest {
     @Test
     void theCallerOfAServiceWithoutAuthenticationGetsThePlatformsLimits() {
         var buckets = new CallerBuckets(new RateLimitSettings(), now::get);
-        var platform = new Caller("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
+        var platform = Caller.machine("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
         for (var kind : RequestKind.values()) {
             assertThat(buckets.limitOf(Caller.ANONYMOUS, kind)).usingRecursiveComparison()
                     .isEqualTo(buckets.limitOf(platform, kind));
@@ -151,7 +161,7 @@ class CallerBucketsTest {
     @Test
     void theDefaultsLeaveThePlatformFarAboveTheBenchmarkAndPeopleAtAPersonsPace() {
         var defaults = new RateLimitSettings();
-        var platform = new Caller("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
+        var platform = Caller.machine("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
         var buckets = new CallerBuckets(defaults, now::get);
         // the benchmark: 500 reads a second, 50 searches a second, about 650 searches a second closed loop
         assertThat(buckets.limitOf(platform, RequestKind.READ).ratePerSecond).isGreaterThanOrEqualTo(10 * 500);

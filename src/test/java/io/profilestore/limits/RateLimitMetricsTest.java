@@ -37,7 +37,7 @@ class RateLimitMetricsTest {
     @Test
     void countsByCallerNameKindAndOutcome() {
         var metrics = new RateLimitMetrics(registry, 10);
-        var key = new Caller("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
+        var key = Caller.machine("processing-platform", Caller.Kind.API_KEY, Set.of(Role.PLATFORM));
         metrics.count(key, RequestKind.READ, true);
         metrics.count(key, RequestKind.READ, true);
         metrics.count(key, RequestKind.SEARCH, false);

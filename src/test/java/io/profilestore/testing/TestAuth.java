@@ -29,6 +29,8 @@ public final class TestAuth {
 
     public static final String ISSUER = "https://issuer.profile-store.test";
     public static final String AUDIENCE = "profile-store";
+    /** The client whose tokens are machines' in the tests' configuration ({@code auth.jwt.machineClients}). */
+    public static final String MACHINE_CLIENT = "test-machine-client";
 
     public static final String PLATFORM = "psk_test-platform-0123456789abcdefghijklmnopqrstuv";
     public static final String OPERATOR = "psk_test-operator-0123456789abcdefghijklmnopqrstuv";
@@ -65,9 +67,12 @@ public final class TestAuth {
     public static synchronized Path keysFile() {
         if (keysFile == null) {
             var yaml = new StringBuilder();
+            // the platform's key is made for a machine, as production's is; the key with platform and admin is a
+            // person's
             KEYS.forEach((name, roles) -> yaml.append("- name: ").append(name).append('\n')
                     .append("  hash: ").append(ApiKeys.hash(TOKENS.get(name))).append('\n')
-                    .append("  roles: ").append(roles).append('\n'));
+                    .append("  roles: ").append(roles).append('\n')
+                    .append(roles.equals(List.of("platform")) ? "  machine: true\n" : ""));
             keysFile = write("profile-store-test-keys", ".yml", yaml.toString());
         }
         return keysFile;
@@ -86,11 +91,23 @@ public final class TestAuth {
         return jwksFile;
     }
 
-    /** A signed JWT for the subject with these roles, valid for the given time (negative: expired). */
+    /** A signed JWT issued to the machine client of the tests, with these roles, valid for the given time. */
+    public static String machineJwt(String subject, List<String> roles, Duration validFor) {
+        return jwt(subject, roles, validFor, Map.of("azp", MACHINE_CLIENT));
+    }
+
+    /** A signed JWT for the subject with these roles, valid for the given time (negative: expired): a person's. */
     public static String jwt(String subject, List<String> roles, Duration validFor) {
+        return jwt(subject, roles, validFor, Map.of());
+    }
+
+    /** The same, with more claims (the client it was issued to: {@code azp} or {@code client_id}). */
+    public static String jwt(String subject, List<String> roles, Duration validFor, Map<String, Object> more) {
         jwksFile();
-        var claims = new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).audience(AUDIENCE)
-                .claim("roles", roles).issueTime(new Date()).expirationTime(Date.from(Instant.now().plus(validFor))).build();
+        var builder = new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).audience(AUDIENCE)
+                .claim("roles", roles).issueTime(new Date()).expirationTime(Date.from(Instant.now().plus(validFor)));
+        more.forEach(builder::claim);
+        var claims = builder.build();
         var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).build(), claims);
         try {
             jwt.sign(new RSASSASigner(signingKey));

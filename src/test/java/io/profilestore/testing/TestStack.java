@@ -235,6 +235,7 @@ public final class TestStack {
         values.put("auth.jwt.jwksFile", TestAuth.jwksFile().toString());
         values.put("auth.jwt.issuer", TestAuth.ISSUER);
         values.put("auth.jwt.audience", TestAuth.AUDIENCE);
+        values.put("auth.jwt.machineClients", TestAuth.MACHINE_CLIENT);
         values.putAll(PEOPLE_UNLIMITED);
         values.putAll(own);
         var overrides = new ArrayList<ConfigOverride>();

@@ -11,17 +11,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records machines' searches (a credential whose every role is {@code platform}) after they are answered: the platform
- * searches far too often to wait for a commit each time, yet its searches name people as much as an operator's do. A
- * search queues its record and is answered at once; one thread commits what has queued in groups. A full queue
- * refuses the search (503), so that no more than the queue is ever answered unrecorded.
+ * Records machines' look-ups, their searches and their reads by id ({@link io.profilestore.auth.Caller#isMachine()}),
+ * after they are answered: the platform reads and searches far too often to wait for a commit each time, yet each
+ * names people as much as an operator's does. A look-up queues its record and is answered at once; one thread commits
+ * what has queued in groups. A full queue refuses the look-up (503), so that no more than the queue is ever answered
+ * unrecorded. Its metrics and settings keep the names they had when only searches were recorded
+ * ({@code audit.machine-searches.*}, {@code audit.machineSearch*}): dashboards, alerts and deployments use them.
  *
  * <p>A group that fails is written again (with a pause that grows to {@link #LONGEST_PAUSE}) until it commits or the
- * service stops: meanwhile the queue fills and searches are refused, instead of answered with their records dropped.
- * A commit that went unanswered may have landed, so the trail may show a machine's search twice; never none, but for
+ * service stops: meanwhile the queue fills and look-ups are refused, instead of answered with their records dropped.
+ * A commit that went unanswered may have landed, so the trail may show a machine's look-up twice; never none, but for
  * what a crash takes (what is queued and the group being written).
  */
-public final class MachineSearchWriter extends QueueWriter<AuditEntry> implements LookUpRecorder {
+public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implements LookUpRecorder {
 
     /** Records waiting for their group now. */
     public static final String QUEUED = "audit.machine-searches.queued";
@@ -37,7 +39,7 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> implement
     static final Duration FIRST_PAUSE = Duration.ofMillis(100);
     static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
 
-    private static final Logger LOG = LoggerFactory.getLogger(MachineSearchWriter.class);
+    private static final Logger LOG = LoggerFactory.getLogger(MachineLookUpWriter.class);
 
     private final DataSource dataSource;
     private final Meter written;
@@ -50,7 +52,7 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> implement
      * Stopping commits what is queued for {@link AuditSettings#machineSearchStopWait()} at most; what is left then is
      * lost.
      */
-    public MachineSearchWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
+    public MachineLookUpWriter(DataSource dataSource, AuditSettings settings, MetricRegistry metrics) {
         super("audit-machine-search-writer", settings.machineSearchQueueSize, settings.maxGroupSize,
                 settings.machineSearchLinger.toJavaDuration(), settings.machineSearchStopWait());
         this.dataSource = dataSource;
@@ -63,14 +65,14 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> implement
     }
 
     /**
-     * Queues a machine's search's record and returns at once.
+     * Queues a machine's look-up's record and returns at once.
      *
-     * @throws AuditUnavailableException when the queue is full or the service is stopping: the search is refused
+     * @throws AuditUnavailableException when the queue is full or the service is stopping: the look-up is refused
      */
     @Override
     public void record(AuditEntry entry) {
         if (!taking() || !offer(entry)) {
-            refuse(taking() ? "the machine search audit queue is full" : "the audit writer is not taking records");
+            refuse(taking() ? "the machine look-up audit queue is full" : "the audit writer is not taking records");
         }
         // the writer stopped between the check and the queueing, after its last look at the queue: nobody would take it
         if (!taking() && takeBack(entry)) {
@@ -97,7 +99,7 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> implement
                 failed.mark();
                 failures.mark();
                 // the class and state only: a batch's exception may quote the statement's values, searched names
-                LOG.warn("{} machine search record(s) not committed ({} {}); tried again", group.size(),
+                LOG.warn("{} machine look-up record(s) not committed ({} {}); tried again", group.size(),
                         e.getClass().getSimpleName(), e instanceof SQLException sql ? sql.getSQLState() : "");
                 if (stopping()) {
                     abandon(group, e);
@@ -106,7 +108,7 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> implement
             }
             try {
                 // a back-off, not a wait for a condition: PostgreSQL is down or slow, and retrying at once only adds
-                // load; the queue meanwhile fills, and a full queue refuses searches
+                // load; the queue meanwhile fills, and a full queue refuses look-ups
                 Thread.sleep(pause.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -130,12 +132,12 @@ public final class MachineSearchWriter extends QueueWriter<AuditEntry> implement
         }
     }
 
-    /** These searches were answered and their records are not written: counted, and said without what was asked. */
+    /** These look-ups were answered and their records are not written: counted, and said without what was asked. */
     @Override
     void abandon(List<AuditEntry> records, Throwable why) {
         lost.mark(records.size());
         failures.mark(records.size());
-        LOG.error("{} machine search record(s) lost from the audit trail ({})", records.size(),
+        LOG.error("{} machine look-up record(s) lost from the audit trail ({})", records.size(),
                 why.getClass().getSimpleName());
     }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * A machine's search is answered once its record is queued, never beyond a full queue (the writing itself, against
  * PostgreSQL, is in AuditIT). The writer is not started here: nothing takes from its queue, nothing needs a database.
  */
-class MachineSearchWriterTest {
+class MachineLookUpWriterTest {
 
     final MetricRegistry metrics = new MetricRegistry();
 
@@ -21,10 +21,10 @@ class MachineSearchWriterTest {
                 "/v1/search?surname=x", List.of(UUID.randomUUID()), 200);
     }
 
-    MachineSearchWriter writer(int queueSize) {
+    MachineLookUpWriter writer(int queueSize) {
         var settings = new AuditSettings();
         settings.machineSearchQueueSize = queueSize;
-        return new MachineSearchWriter(null, settings, metrics);
+        return new MachineLookUpWriter(null, settings, metrics);
     }
 
     @Test
@@ -35,8 +35,8 @@ class MachineSearchWriterTest {
 
         assertThatThrownBy(() -> writer.record(search())).isInstanceOf(AuditUnavailableException.class);
 
-        assertThat(metrics.getGauges().get(MachineSearchWriter.QUEUED).getValue()).isEqualTo(2);
-        assertThat(metrics.meter(MachineSearchWriter.REFUSED).getCount()).isEqualTo(1);
+        assertThat(metrics.getGauges().get(MachineLookUpWriter.QUEUED).getValue()).isEqualTo(2);
+        assertThat(metrics.meter(MachineLookUpWriter.REFUSED).getCount()).isEqualTo(1);
         assertThat(metrics.meter(AuditLog.FAILURES).getCount()).as("what the audit alerts read").isEqualTo(1);
     }
 
@@ -48,8 +48,8 @@ class MachineSearchWriterTest {
 
         writer.stop();
 
-        assertThat(metrics.meter(MachineSearchWriter.LOST).getCount()).isEqualTo(2);
+        assertThat(metrics.meter(MachineLookUpWriter.LOST).getCount()).isEqualTo(2);
         assertThatThrownBy(() -> writer.record(search())).isInstanceOf(AuditUnavailableException.class);
-        assertThat(metrics.meter(MachineSearchWriter.REFUSED).getCount()).isEqualTo(1);
+        assertThat(metrics.meter(MachineLookUpWriter.REFUSED).getCount()).isEqualTo(1);
     }
 }
