@@ -198,20 +198,20 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         ApiProviders.problemMappers().forEach(jersey::register);
     }
 
-    /** Every request gets an id and an audit record: look-ups grouped, machines' searches apart, outcomes later. */
+    /** Every request gets an id and an audit record: look-ups grouped, machines' look-ups apart, outcomes later. */
     private static void auditEveryRequest(ProfileStoreConfiguration config, Environment environment, Wiring wiring,
             Backends backends) {
         var lookUps = new AuditGroupWriter(backends.postgres(), config.audit, environment.metrics());
         environment.lifecycle().manage(lookUps);
-        var machineSearches = new MachineLookUpWriter(backends.postgres(), config.audit, environment.metrics());
-        environment.lifecycle().manage(machineSearches);
+        var machineLookUps = new MachineLookUpWriter(backends.postgres(), config.audit, environment.metrics());
+        environment.lifecycle().manage(machineLookUps);
         var outcomes = new AuditOutcomeWriter(wiring.audit(), config.audit, environment.metrics());
         environment.lifecycle().manage(outcomes);
         environment.healthChecks().register("audit",
-                new TerseHealthCheck(new AuditWritersHealthCheck(List.of(lookUps, machineSearches, outcomes))));
+                new TerseHealthCheck(new AuditWritersHealthCheck(List.of(lookUps, machineLookUps, outcomes))));
         // every request has an id, which its answer, its audit record and the rows its changes write carry
         environment.jersey().register(new RequestIds());
-        environment.jersey().register(new AuditFilter(lookUps, machineSearches, outcomes));
+        environment.jersey().register(new AuditFilter(lookUps, machineLookUps, outcomes));
         environment.jersey().register(new HeadRefusal());
     }
 

@@ -39,19 +39,19 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
     private static final String SEARCH_IN_BODY = "POST /v1/search";
 
     private final LookUpRecorder lookUps;
-    private final LookUpRecorder machineSearches;
+    private final LookUpRecorder machineLookUps;
     private final ChangeOutcomes outcomes;
     private final Map<ResourceMethod, String> templates = new ConcurrentHashMap<>();
 
     /**
      * @param lookUps         a person's look-ups, each recorded before its answer ({@link AuditGroupWriter})
-     * @param machineSearches a machine's look-ups, queued ({@link MachineLookUpWriter})
+     * @param machineLookUps  a machine's look-ups, queued ({@link MachineLookUpWriter})
      * @param outcomes        the status each request's changes were answered with, off its path
      *                        ({@link AuditOutcomeWriter})
      */
-    public AuditFilter(LookUpRecorder lookUps, LookUpRecorder machineSearches, ChangeOutcomes outcomes) {
+    public AuditFilter(LookUpRecorder lookUps, LookUpRecorder machineLookUps, ChangeOutcomes outcomes) {
         this.lookUps = lookUps;
-        this.machineSearches = machineSearches;
+        this.machineLookUps = machineLookUps;
         this.outcomes = outcomes;
     }
 
@@ -90,7 +90,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
                 pids, response.getStatus(), current.requestId());
         try {
             if (machine) {
-                machineSearches.record(entry);
+                machineLookUps.record(entry);
             } else {
                 lookUps.record(entry);
             }

@@ -31,7 +31,7 @@ public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implement
     public static final String WRITTEN = "audit.machine-searches.written";
     /** Group writes that failed (each is tried again). */
     public static final String FAILED = "audit.machine-searches.failed";
-    /** Searches refused because their record could not be queued: the queue full, or the service stopping. */
+    /** Look-ups refused because their record could not be queued: the queue full, or the service stopping. */
     public static final String REFUSED = "audit.machine-searches.refused";
     /** Records given up without a commit: left when the stop's wait ran out, or when the writer ended. */
     public static final String LOST = "audit.machine-searches.lost";

@@ -22,17 +22,28 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Verifies JWTs with nimbus-jose-jwt: signature against the key set, issuer, audience, expiry; roles from a claim. */
 public final class JwtVerifier {
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    private static final Logger LOG = LoggerFactory.getLogger(JwtVerifier.class);
+    /** Clients said once to hold platform alone and be people's: a few, so a bound only against a flood of names. */
+    private static final int MAX_CLIENTS_SAID = 100;
+
     private final String rolesClaim;
     private final Set<String> machineClients;
+    private final Set<String> clientsSaid = ConcurrentHashMap.newKeySet();
 
     public JwtVerifier(JwtSettings settings) {
         this.rolesClaim = settings.rolesClaim;
         this.machineClients = Set.copyOf(settings.machineClients);
+        LOG.info("JWTs of these clients are machines' (auth.jwt.machineClients): {}",
+                machineClients.isEmpty() ? "none" : String.join(", ", new TreeSet<>(machineClients)));
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
                 JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.ES256, JWSAlgorithm.ES384), source(settings)));
         var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(settings.audience,
@@ -55,24 +66,43 @@ public final class JwtVerifier {
     public Optional<Caller> authenticate(String token) {
         try {
             var claims = processor.process(token, null);
-            return Optional.of(new Caller(claims.getSubject(), Caller.Kind.JWT, roles(claims),
-                    machineClients.contains(client(claims))));
+            var roles = roles(claims);
+            return Optional.of(new Caller(claims.getSubject(), Caller.Kind.JWT, roles, machine(client(claims), roles)));
         } catch (ParseException | BadJOSEException | JOSEException e) {
             return Optional.empty();
         }
     }
 
     /**
-     * The client the token was issued to: RFC 9068's {@code client_id}, else OIDC's {@code azp} (the authorized party,
-     * which providers such as Keycloak set on every token); empty when it names none.
+     * A machine's token: issued to a client on the list, and holding {@code platform} alone, as a machine's API key
+     * must (a person who signs in through a machine's client, or a token of it with an admin's role, stays a
+     * person, audited before each look-up). A token holding platform alone from a client not on the list is a
+     * person's too; the first of each such client is logged, since after an upgrade it may be a machine not yet
+     * listed, now audited and limited as a person.
      */
-    private static String client(JWTClaimsSet claims) throws ParseException {
-        String clientId = claims.getStringClaim("client_id");
-        if (clientId != null) {
-            return clientId;
+    private boolean machine(String client, Set<Role> roles) {
+        boolean platformAlone = roles.equals(Set.of(Role.PLATFORM));
+        if (machineClients.contains(client)) {
+            return platformAlone;
         }
-        String azp = claims.getStringClaim("azp");
-        return azp == null ? "" : azp;
+        if (platformAlone && clientsSaid.size() < MAX_CLIENTS_SAID && clientsSaid.add(client)) {
+            LOG.warn("a JWT of client '{}' holds the platform role alone and is a person's: list the client in "
+                    + "auth.jwt.machineClients if it is a machine", client.isEmpty() ? "(none named)" : client);
+        }
+        return false;
+    }
+
+    /**
+     * The client the token was issued to: RFC 9068's {@code client_id}, else OIDC's {@code azp} (the authorized party,
+     * which providers such as Keycloak set on every token); empty when it names none or not as a text.
+     */
+    private static String client(JWTClaimsSet claims) {
+        for (String claim : List.of("client_id", "azp")) {
+            if (claims.getClaim(claim) instanceof String client) {
+                return client;
+            }
+        }
+        return "";
     }
 
     private Set<Role> roles(JWTClaimsSet claims) throws ParseException {

@@ -3,8 +3,9 @@ package io.profilestore.auth;
 import java.util.Locale;
 
 /**
- * What a caller may do. {@code platform}: the processing platform, a machine, which changes profiles and users
- * and reads and searches them; the others are people, every look-up of theirs audited before it is answered:
+ * What a caller may do; whether it is a machine or a person is its credential's to say ({@link Caller#isMachine()}).
+ * {@code platform}: the processing platform, which changes profiles and users and reads and searches them; the
+ * others are people's roles:
  * {@code operator}, people at a bank's desk, who read and search only; {@code editor}, the data steward, who
  * changes profiles as the platform does and merges and unmerges users; {@code admin}, who merges, unmerges, reads
  * the audit trail and finds and reads the people they merge.

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Who the token is: {@code GET /v1/me}, for any caller; {@code GET /v1/console/session}, the console's sign-in,
- * which admits people only. The console is where a person pages through everyone; a machine's credential (only
- * {@code platform}) has no business there, so the service, not the page, refuses it.
+ * which admits people only. The console is where a person pages through everyone; a machine's credential (one
+ * made for a client system) has no business there, so the service, not the page, refuses it.
  */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)

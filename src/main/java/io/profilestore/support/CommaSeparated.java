@@ -20,7 +20,11 @@ public final class CommaSeparated extends JsonDeserializer<List<String>> {
         var names = new ArrayList<String>();
         if (parser.currentToken() == JsonToken.START_ARRAY) {
             while (parser.nextToken() != JsonToken.END_ARRAY) {
-                names.add(parser.getValueAsString());
+                if (parser.currentToken() != JsonToken.VALUE_STRING) {
+                    return context.reportInputMismatch(this, "a list of names holds texts only, not %s",
+                            parser.currentToken());
+                }
+                names.add(parser.getText());
             }
         } else {
             names.addAll(Arrays.asList(parser.getValueAsString("").split(",")));

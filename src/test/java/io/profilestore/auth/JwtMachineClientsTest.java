@@ -59,6 +59,27 @@ class JwtMachineClientsTest {
     }
 
     @Test
+    void aListedClientsTokenWithAPersonsRoleIsAPersons() {
+        var verifier = verifier(List.of("processing-platform"));
+        var withAdmin = TestAuth.jwt("signed-in-through-the-machine-client", List.of("platform", "admin"),
+                Duration.ofMinutes(5), Map.of("azp", "processing-platform"));
+
+        // a person who signs in through a machine's client is still a person, audited before each look-up
+        assertThat(verifier.authenticate(withAdmin)).hasValueSatisfying(caller -> {
+            assertThat(caller.isMachine()).isFalse();
+            assertThat(caller.roles()).containsExactlyInAnyOrder(Role.PLATFORM, Role.ADMIN);
+        });
+    }
+
+    @Test
+    void aClientClaimThatIsNoTextNamesNoClientAndRefusesNoOne() {
+        var verifier = verifier(List.of("processing-platform"));
+
+        assertThat(verifier.authenticate(token(Map.of("client_id", List.of("processing-platform")))))
+                .hasValueSatisfying(caller -> assertThat(caller.isMachine()).isFalse());
+    }
+
+    @Test
     void withNoListNoTokenIsAMachine() {
         assertThat(verifier(List.of()).authenticate(token(Map.of("azp", "processing-platform"))))
                 .hasValueSatisfying(caller -> assertThat(caller.isMachine()).isFalse());
