@@ -43,6 +43,7 @@ logging:
 
 auth:
   enabled: {{ $c.auth.enabled }}
+  apiKeysForPeople: {{ $c.auth.apiKeysForPeople }}
   {{- if .Values.secrets.apiKeys.name }}
   apiKeysFile: {{ printf "%s/api-keys/api-keys.yml" $secrets }}
   {{- end }}
@@ -54,6 +55,18 @@ auth:
     audience: {{ .audience | quote }}
     rolesClaim: {{ .rolesClaim | quote }}
     machineClients: {{ .machineClients | default list | toJson }}
+  {{- end }}
+  {{- end }}
+
+console:
+  enabled: {{ $c.console.enabled }}
+  {{- with $c.console.oidc }}
+  {{- if .clientId }}
+  oidc:
+    authorizationEndpoint: {{ .authorizationEndpoint | quote }}
+    tokenEndpoint: {{ .tokenEndpoint | quote }}
+    clientId: {{ .clientId | quote }}
+    scope: {{ .scope | quote }}
   {{- end }}
   {{- end }}
 

@@ -609,12 +609,14 @@
       say(t("err.network"), true);
     }
     $("oidc-box").hidden = !settings.oidc;
+    // where people's API keys are refused, the provider is the only way in
+    $("sign-in-form").hidden = $("sign-in-hint").hidden = settings.apiKeys === false;
     if (await finishProviderSignIn()) return;
     if (!settings.authEnabled || sessionStorage.getItem(TOKEN)) {
       await signIn(null);
     } else {
       show("sign-in");
-      $("api-key").focus();
+      (settings.apiKeys === false ? $("sign-in-oidc") : $("api-key")).focus();
     }
   }
   document.addEventListener("DOMContentLoaded", start);

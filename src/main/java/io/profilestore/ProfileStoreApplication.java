@@ -190,7 +190,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         jersey.register(new AsyncApiResource());
         jersey.register(new CallerResource());
         if (config.console.enabled) {
-            Console.install(environment, config.console, config.auth.enabled);
+            Console.install(environment, config.console, config.auth);
         }
         ApiProviders.requestChecks().forEach(jersey::register);
         environment.servlets().addFilter("unread-body", new UnreadBodyFilter())

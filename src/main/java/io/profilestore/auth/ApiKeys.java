@@ -48,10 +48,26 @@ public final class ApiKeys {
     private static final String PREFIX = "psk_";
 
     private final List<Key> keys;
+    private final boolean forPeople;
 
-    /** @throws IllegalArgumentException for an entry that leaves a machine to be guessed, or a machine's with more roles */
+    /** Keys for machines and people alike. */
     public ApiKeys(List<Entry> entries) {
+        this(entries, true);
+    }
+
+    /**
+     * @param forPeople whether a person's key lets its holder in; off, people sign in through the organisation's
+     *     provider (a JWT, with its second factor and its expiry) and only machines' keys are taken
+     * @throws IllegalArgumentException for an entry that leaves a machine to be guessed, or a machine's with more roles
+     */
+    public ApiKeys(List<Entry> entries, boolean forPeople) {
         this.keys = entries.stream().map(ApiKeys::key).toList();
+        this.forPeople = forPeople;
+    }
+
+    /** How many keys are people's: refused all when keys are not for people. */
+    public long peoplesKeys() {
+        return keys.stream().filter(key -> !key.machine()).count();
     }
 
     private static Key key(Entry entry) {
@@ -83,7 +99,7 @@ public final class ApiKeys {
                 found = key;
             }
         }
-        return found == null ? Optional.empty()
+        return found == null || (!found.machine() && !forPeople) ? Optional.empty()
                 : Optional.of(new Caller(found.name(), Caller.Kind.API_KEY, found.roles(), found.machine()));
     }
 

@@ -1,9 +1,11 @@
 package io.profilestore.auth;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.dropwizard.validation.ValidationMethod;
 import io.profilestore.support.StrippedText;
 import jakarta.validation.Valid;
 import java.util.List;
@@ -20,6 +22,13 @@ public class AuthSettings {
     @JsonSetter(nulls = Nulls.AS_EMPTY)
     public List<ApiKeys.Entry> apiKeys = List.of();
 
+    /**
+     * Whether a person may use an API key. Off, a person's key (any key not made for a machine) is refused, and people
+     * sign in through the organisation's provider only, with its second factor and its tokens' expiry; machines keep
+     * their keys. Off needs {@link #jwt()}: nobody could sign in as a person otherwise.
+     */
+    public boolean apiKeysForPeople = true;
+
     /** A YAML or JSON file with more keys: a list of {name, hash, roles, machine}. Empty: none. */
     @JsonDeserialize(using = StrippedText.class)
     public String apiKeysFile = "";
@@ -30,6 +39,13 @@ public class AuthSettings {
      */
     @Valid
     private JwtSettings jwt;
+
+    @JsonIgnore
+    @ValidationMethod(message = "auth.apiKeysForPeople is off, so people sign in with JWTs only: auth.jwt needs a key "
+            + "set (jwksUrl or jwksFile)")
+    public boolean isPeopleSignInPossible() {
+        return !enabled || apiKeysForPeople || jwt != null;
+    }
 
     /** The JWTs' settings, or null when callers are not let in by JWT. */
     public JwtSettings jwt() {

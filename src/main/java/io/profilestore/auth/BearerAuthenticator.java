@@ -12,12 +12,16 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A bearer token is a JWT (three dot-separated parts) or an API key; either gives the caller and its roles, and
  * a role check is a set lookup.
  */
 public final class BearerAuthenticator implements Authenticator<String, Caller>, Authorizer<Caller> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BearerAuthenticator.class);
 
     private final ApiKeys keys;
     private final JwtVerifier jwt;
@@ -32,7 +36,12 @@ public final class BearerAuthenticator implements Authenticator<String, Caller>,
         if (!settings.apiKeysFile.isEmpty()) {
             entries.addAll(readKeys(settings.apiKeysFile));
         }
-        return new BearerAuthenticator(new ApiKeys(entries),
+        var keys = new ApiKeys(entries, settings.apiKeysForPeople);
+        if (!settings.apiKeysForPeople && keys.peoplesKeys() > 0) {
+            LOG.warn("{} API keys are people's and refused (auth.apiKeysForPeople is off): people sign in through the "
+                    + "organisation's provider", keys.peoplesKeys());
+        }
+        return new BearerAuthenticator(keys,
                 settings.jwt() == null ? null : new JwtVerifier(settings.jwt()));
     }
 

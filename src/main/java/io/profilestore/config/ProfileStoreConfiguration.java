@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.server.ServerFactory;
+import io.dropwizard.validation.ValidationMethod;
 import io.profilestore.audit.AuditSettings;
 import io.profilestore.auth.AuthSettings;
 import io.profilestore.backends.Backends;
@@ -93,6 +94,14 @@ public class ProfileStoreConfiguration extends Configuration {
     @Valid
     @NotNull
     public ConsoleSettings console = new ConsoleSettings();
+
+    /** The console's sign-in hands the page a provider's token, which only auth.jwt can let in. */
+    @JsonIgnore
+    @ValidationMethod(message = "console.oidc is set, but auth.jwt names no key set (jwksUrl or jwksFile): the "
+            + "tokens people get from the provider would be refused")
+    public boolean isConsoleSignInAccepted() {
+        return !auth.enabled || !console.oidc.isConfigured() || auth.jwt() != null;
+    }
 
     public ProfileStoreConfiguration() {
         setServerFactory(new ProfileStoreServerFactory());

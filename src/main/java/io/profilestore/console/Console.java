@@ -3,6 +3,7 @@ package io.profilestore.console;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.servlets.assets.AssetServlet;
+import io.profilestore.auth.AuthSettings;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -31,11 +32,11 @@ public final class Console {
     private Console() {
     }
 
-    public static void install(Environment environment, ConsoleSettings settings, boolean authEnabled) {
+    public static void install(Environment environment, ConsoleSettings settings, AuthSettings auth) {
         var servlets = environment.servlets();
         servlets.addFilter("console-headers", new Headers(settings))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, PATH + "/*", PATH);
-        servlets.addServlet("console-settings", new SettingsServlet(settings, authEnabled, environment.getObjectMapper()))
+        servlets.addServlet("console-settings", new SettingsServlet(settings, auth, environment.getObjectMapper()))
                 .addMapping(PATH + "/settings.json");
         servlets.addServlet("console", new AssetServlet("/console", PATH + "/", "index.html", StandardCharsets.UTF_8))
                 .addMapping(PATH + "/*");
@@ -71,13 +72,17 @@ public final class Console {
         }
     }
 
-    /** {@code /console/settings.json}: how the page signs in. */
+    /**
+     * {@code /console/settings.json}: how the page signs in: whether it asks for a token at all, whether an API key
+     * may be one (not where people's keys are refused), and the provider.
+     */
     static final class SettingsServlet extends HttpServlet {
         private final byte[] body;
 
-        SettingsServlet(ConsoleSettings settings, boolean authEnabled, ObjectMapper json) {
+        SettingsServlet(ConsoleSettings settings, AuthSettings auth, ObjectMapper json) {
             var values = new LinkedHashMap<String, Object>();
-            values.put("authEnabled", authEnabled);
+            values.put("authEnabled", auth.enabled);
+            values.put("apiKeys", auth.apiKeysForPeople);
             var oidc = settings.oidc;
             if (oidc.isConfigured()) {
                 values.put("oidc", Map.of("authorizationEndpoint", oidc.authorizationEndpoint,
@@ -94,6 +99,10 @@ public final class Console {
         protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
             response.setContentType("application/json");
             response.getOutputStream().write(body);
+        }
+
+        byte[] body() {
+            return body.clone();
         }
     }
 }

@@ -56,4 +56,21 @@ class ApiKeysTest {
                 .hasMessageContaining("platform-with-admin")
                 .hasMessageContaining("platform role alone");
     }
+
+    @Test
+    void wherePeoplesKeysAreRefusedOnlyMachinesKeysLetTheirHoldersIn() {
+        String person = "psk_api-keys-test-person-0123456789abcdefghijklmnopq";
+        var entries = List.of(
+                new ApiKeys.Entry("processing-platform", ApiKeys.hash(TOKEN), List.of("platform"), true),
+                new ApiKeys.Entry("vera", ApiKeys.hash(person), List.of("operator"), null),
+                new ApiKeys.Entry("data-steward-script", ApiKeys.hash(person + "x"), List.of("platform"), false));
+
+        var machinesOnly = new ApiKeys(entries, false);
+
+        assertThat(machinesOnly.authenticate(TOKEN)).hasValueSatisfying(c -> assertThat(c.isMachine()).isTrue());
+        assertThat(machinesOnly.authenticate(person)).isEmpty();
+        assertThat(machinesOnly.authenticate(person + "x")).isEmpty();
+        assertThat(machinesOnly.peoplesKeys()).isEqualTo(2);
+        assertThat(new ApiKeys(entries, true).authenticate(person)).isPresent();
+    }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chart refuses, when it renders, what the service would refuse when it starts: authentication off (the service
- * then insists on loopback, which a pod's Service cannot reach) and a key set fetched over plain http.
+ * then insists on loopback, which a pod's Service cannot reach), a key set or the console's sign-in over plain http,
+ * a sign-in whose tokens nothing checks, and people's keys refused with no provider to sign in with.
  */
 class ChartAuthValuesTest {
 
@@ -33,5 +34,39 @@ class ChartAuthValuesTest {
                 "config.auth.jwt.jwksUrl", "https://idp.example/jwks",
                 "config.auth.jwt.issuer", "https://idp.example/"));
         assertThat(rendered).contains("https://idp.example/jwks");
+    }
+
+    @Test
+    void theConsolesSignInOverPlainHttpIsRefused() {
+        assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of(
+                "config.auth.jwt.jwksUrl", "https://idp.example/jwks",
+                "config.auth.jwt.issuer", "https://idp.example/",
+                "config.console.oidc.authorizationEndpoint", "http://idp.example/authorize",
+                "config.console.oidc.tokenEndpoint", "https://idp.example/token",
+                "config.console.oidc.clientId", "console")))
+                .hasMessageContaining("authorizationEndpoint");
+    }
+
+    @Test
+    void theConsolesSignInNeedsItsEndpointsAndAKeySetForItsTokens() {
+        assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of("config.console.oidc.clientId", "console")))
+                .hasMessageContaining("jwksUrl");
+        assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of(
+                "config.auth.jwt.jwksUrl", "https://idp.example/jwks",
+                "config.auth.jwt.issuer", "https://idp.example/",
+                "config.console.oidc.clientId", "console")))
+                .hasMessageContaining("authorizationEndpoint");
+    }
+
+    @Test
+    void peoplesKeysRefusedNeedAProviderToSignInWith() {
+        assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of("config.auth.apiKeysForPeople", false)))
+                .hasMessageContaining("jwksUrl");
+    }
+
+    @Test
+    void anUnknownSettingOfTheConsoleIsRefused() {
+        assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of("config.console.signIn", "keys")))
+                .hasMessageContaining("signIn");
     }
 }

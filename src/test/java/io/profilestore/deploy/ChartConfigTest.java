@@ -172,6 +172,48 @@ class ChartConfigTest {
         assertThat(check(path).exitCode()).isZero();
     }
 
+    /**
+     * Production's people sign in through the organisation's provider: the console's sign-in and the key set reach the
+     * service, and a person's API key in the mounted file is refused while the machine's is taken.
+     */
+    @Test
+    void productionsPeopleSignInThroughTheProviderOnly() throws Exception {
+        var rendered = Charts.template(Values.PRODUCTION, Map.of("secrets.apiKeys.name", "profile-store-api-keys"));
+        var path = writeConfig(Charts.serviceConfig(Charts.parse(rendered)));
+        var config = load(path);
+        assertThat(config.auth.apiKeysForPeople).isFalse();
+        assertThat(config.auth.jwt().jwksUrl).startsWith("https://");
+        var oidc = config.console.oidc;
+        assertThat(oidc.isConfigured()).isTrue();
+        assertThat(oidc.authorizationEndpoint).startsWith("https://");
+        assertThat(oidc.tokenEndpoint).startsWith("https://");
+        assertThat(oidc.clientId).isNotBlank();
+        var authenticator = BearerAuthenticator.of(config.auth);
+        assertThat(authenticator.authenticate("psk_chart-test-key")).as("a machine's key").isPresent();
+        assertThat(authenticator.authenticate("psk_chart-test-operator-key")).as("a person's key").isEmpty();
+        assertThat(check(path).exitCode()).isZero();
+    }
+
+    /** The console's sign-in, set in the values of any environment, is the service's. */
+    @Test
+    void theConsolesSignInReachesTheService() throws Exception {
+        var rendered = Charts.template(Values.STAGING, Map.of(
+                "config.auth.jwt.jwksUrl", "https://idp.example.com/jwks",
+                "config.auth.jwt.issuer", "https://idp.example.com/",
+                "config.console.oidc.authorizationEndpoint", "https://idp.example.com/authorize",
+                "config.console.oidc.tokenEndpoint", "https://idp.example.com/token",
+                "config.console.oidc.clientId", "profile-store-console",
+                "config.console.oidc.scope", "openid profile"));
+        var config = load(writeConfig(Charts.serviceConfig(Charts.parse(rendered))));
+        assertThat(config.auth.apiKeysForPeople).as("staging keeps people's keys").isTrue();
+        assertThat(config.console.enabled).isTrue();
+        var oidc = config.console.oidc;
+        assertThat(oidc.authorizationEndpoint).isEqualTo("https://idp.example.com/authorize");
+        assertThat(oidc.tokenEndpoint).isEqualTo("https://idp.example.com/token");
+        assertThat(oidc.clientId).isEqualTo("profile-store-console");
+        assertThat(oidc.scope).isEqualTo("openid profile");
+    }
+
     /** A release sizes its callers' limits (docs/security.md: per pod); what it leaves out keeps the defaults. */
     @Test
     void rateLimitsSetInTheValuesReachTheService() throws Exception {
@@ -239,7 +281,10 @@ class ChartConfigTest {
                   hash: %s
                   roles: [platform]
                   machine: true
-                """.formatted(ApiKeys.hash("psk_chart-test-key")));
+                - name: chart-test-operator
+                  hash: %s
+                  roles: [operator]
+                """.formatted(ApiKeys.hash("psk_chart-test-key"), ApiKeys.hash("psk_chart-test-operator-key")));
         var path = temp.resolve("profile-store.yml");
         Files.writeString(path, moved);
         return path;
