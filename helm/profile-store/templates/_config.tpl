@@ -81,6 +81,7 @@ changeStream:
   maxAge: {{ $c.changeStream.maxAge | quote }}
   maxBytes: {{ $c.changeStream.maxBytes | int64 }}
   source: {{ $c.changeStream.source | quote }}
+  includeValues: {{ $c.changeStream.includeValues }}
 {{- with $c.limits }}
 
 limits:

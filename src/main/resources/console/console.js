@@ -340,8 +340,18 @@
     show("profile");
     say(t("loading"));
     $("conflict").hidden = true;
+    let profile;
     try {
-      const profile = await api("GET", "/v1/profiles/" + encodeURIComponent(pid));
+      profile = await api("GET", "/v1/profiles/" + encodeURIComponent(pid));
+    } catch (e) {
+      // an erased profile reads 404, and its versions are what a dispute or an audit asks for
+      if (e.status === 404 && e.problem && (e.problem.type || "").endsWith("/profile-not-found")) showGone(pid);
+      else fail(e);
+      return;
+    }
+    try {
+      $("user-box").hidden = false;
+      $("matches-box").hidden = false;
       showProfile(profile.json);
       versions.reset(profile.json.pid);
       say("");
@@ -356,6 +366,27 @@
     } catch (e) {
       fail(e);
     }
+  }
+  /** No profile stands at the pid: only what it was, its versions, may be asked for. */
+  function showGone(pid) {
+    opened = null;
+    $("profile-title").textContent = pid;
+    $("profile-title").tabIndex = -1;
+    const facts = $("profile-facts");
+    facts.replaceChildren();
+    const dt = document.createElement("dt");
+    dt.textContent = "pid";
+    const dd = document.createElement("dd");
+    dd.textContent = pid;
+    facts.append(dt, dd);
+    $("profile-data").textContent = "";
+    ["edit-box", "merge-box", "user-box", "matches-box"].forEach((id) => { $(id).hidden = true; });
+    versions.reset(pid);
+    say(t("profile.gone"));
+    $("profile-title").focus();
+    // an admin still sees who looked at the person and who changed what
+    $("profile-audit-box").hidden = !may("audit");
+    if (may("audit")) showProfileAudit(pid).catch(fail);
   }
   function showProfile(profile) {
     showFacts(profile);

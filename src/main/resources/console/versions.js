@@ -26,14 +26,34 @@ window.ConsoleVersions = function (tools) {
     const pid = $("versions-show").dataset.pid;
     const ticket = ++asked;
     try {
-      const page = (await api("GET", "/v1/profiles/" + encodeURIComponent(pid) + "/versions?limit=" + PAGE)).json;
+      const page = (await api("GET", versionsPath(pid, null))).json;
       if (ticket !== asked) return;
-      shown = { pid, items: page.items, more: Boolean(page.next), to: 0, from: page.items.length > 1 ? 1 : 0 };
+      shown = { pid, items: page.items, next: page.next || null, to: 0, from: page.items.length > 1 ? 1 : 0 };
       $("versions-show").hidden = true;
       render();
     } catch (e) {
       if (ticket === asked) fail(e);
     }
+  }
+
+  /** The next page of older versions, added below those shown (another read, audited as one). */
+  async function more() {
+    if (!shown || !shown.next) return;
+    const ticket = asked;
+    try {
+      const page = (await api("GET", versionsPath(shown.pid, shown.next))).json;
+      if (ticket !== asked) return;
+      shown.items = shown.items.concat(page.items);
+      shown.next = page.next || null;
+      render();
+    } catch (e) {
+      if (ticket === asked) fail(e);
+    }
+  }
+
+  function versionsPath(pid, cursor) {
+    return "/v1/profiles/" + encodeURIComponent(pid) + "/versions?limit=" + PAGE
+      + (cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
   }
 
   function render() {
@@ -64,7 +84,7 @@ window.ConsoleVersions = function (tools) {
       body.append(row);
     });
     $("versions").hidden = false;
-    $("versions-more").hidden = !shown.more;
+    $("versions-more").hidden = !shown.next;
     renderDiff();
   }
 
@@ -96,7 +116,8 @@ window.ConsoleVersions = function (tools) {
     });
     if (changes === 0) {
       const same = document.createElement("li");
-      same.textContent = from.kind === "erased" || to.kind === "erased" ? t("versions.erasedNoData") : t("versions.same");
+      same.textContent = [from.kind, to.kind].some((k) => k === "erased" || k === "purged") ? t("versions.erasedNoData")
+        : t("versions.same");
       list.append(same);
     }
     list.hidden = false;
@@ -118,5 +139,6 @@ window.ConsoleVersions = function (tools) {
   }
 
   $("versions-show").addEventListener("click", show);
+  $("versions-more").addEventListener("click", more);
   return { reset, render };
 };

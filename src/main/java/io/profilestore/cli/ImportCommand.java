@@ -29,8 +29,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * {@code import <config> --ndjson FILE | --jdbc-url URL --query SQL}: moves profiles in from another system, keeping
  * the pids and uids it gives (docs/operations/import.md). Writes Cassandra directly, many records at once, checking
  * each as the API does (what it cannot take goes to a rejects file); resumable from its checkpoint; then builds the
- * index with a reindex, and verifies every profile against the source. Exits 1 when it stopped before the end or
- * the verification found a difference.
+ * index with a reindex, and verifies every profile against the source, telling the change stream of each as it goes.
+ * Exits 1 when it stopped before the end or the verification found a difference.
  */
 public class ImportCommand extends BackendsCommand {
 
@@ -135,7 +135,7 @@ public class ImportCommand extends BackendsCommand {
         }
 
         Path differencesFile = Path.of(base + ".differences.ndjson");
-        var verified = new ImportVerifier(reader, wiring.profiles()).run(source, differencesFile, total);
+        var verified = new ImportVerifier(reader, wiring.profiles(), wiring.streamFeed()::tell).run(source, differencesFile, total);
         System.out.printf("verify: %,d records: %,d profiles equal to the source, %,d rejected, %,d different, %,d"
                 + " missing, %,d changed by the service since%s%n", verified.records(), verified.equal(),
                 verified.rejected(), verified.different(), verified.missing(), verified.changedSince(),

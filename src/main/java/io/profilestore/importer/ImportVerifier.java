@@ -14,12 +14,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The import's last phase: reads the whole source again and each profile back from Cassandra (QUORUM), and compares
  * them: the profile is there, under the user the source gave it, listed by that user, and its document's SHA-256 is
  * the source's. A profile the service changed since (version above 1, the record's createdAt) is counted apart: its
- * document is someone's newer one. One of another createdAt was the service's before the import, and differs. What differs goes to a file of its own ({@code {"line", "pid", "difference"}}), without content.
+ * document is someone's newer one. One of another createdAt was the service's before the import, and differs. What
+ * differs goes to a file of its own ({@code {"line", "pid", "difference"}}), without content. Each batch's pids are
+ * then announced to the change stream, which hears of imported profiles no other way.
  */
 public final class ImportVerifier {
 
@@ -30,15 +33,27 @@ public final class ImportVerifier {
         }
     }
 
+    /** Tells the change stream of the profiles a batch read back; returns once they are sure to be told. */
+    @FunctionalInterface
+    public interface Announcer {
+        void announce(List<UUID> pids) throws Exception;
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int BATCH = 500;
 
     private final RecordReader reader;
     private final ProfileDao profiles;
+    private final Announcer announcer;
 
-    public ImportVerifier(RecordReader reader, ProfileDao profiles) {
+    /**
+     * @param announcer told of every record's pid once it was compared: the import writes no outbox record, and this
+     *     is how the change stream hears of its profiles (a rerun, which verifies again, tells again)
+     */
+    public ImportVerifier(RecordReader reader, ProfileDao profiles, Announcer announcer) {
         this.reader = reader;
         this.profiles = profiles;
+        this.announcer = announcer;
     }
 
     public Result run(ImportSource source, Path differencesFile, long total) throws Exception {
@@ -71,10 +86,15 @@ public final class ImportVerifier {
                 .filter(version -> version.kind() == VersionKind.ERASED || version.kind() == VersionKind.PURGED).isPresent();
     }
 
-    private void compare(List<ImportRecord> batch, long[] counts, BufferedWriter differences) throws IOException {
+    private void compare(List<ImportRecord> batch, long[] counts, BufferedWriter differences) throws Exception {
         if (batch.isEmpty()) {
             return;
         }
+        check(batch, counts, differences);
+        announcer.announce(batch.stream().map(ImportRecord::pid).toList());
+    }
+
+    private void check(List<ImportRecord> batch, long[] counts, BufferedWriter differences) throws IOException {
         var stored = profiles.findAll(batch.stream().map(ImportRecord::pid).toList());
         var listed = profiles.existing(batch.stream().map(r -> new Link(r.uid(), r.pid())).toList());
         for (var record : batch) {

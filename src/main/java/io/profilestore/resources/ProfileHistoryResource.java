@@ -65,7 +65,12 @@ public class ProfileHistoryResource {
     @Path("{version}")
     @RolesAllowed({Role.PLATFORM_NAME, Role.OPERATOR_NAME, Role.EDITOR_NAME, Role.ADMIN_NAME})
     public ProfileVersion version(@PathParam("pid") String pid, @PathParam("version") String version) {
-        long number = number("version", version);
+        long number;
+        try {
+            number = Long.parseLong(version);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("version must be a whole number");
+        }
         if (number < 1) {
             throw ProblemException.badRequest("version must be a whole number from 1");
         }

@@ -16,6 +16,7 @@ import io.profilestore.changestream.ChangeStreamPublisher;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.elasticsearch.SearchIndex;
 import io.profilestore.events.OutboxRelay;
+import io.profilestore.events.StreamFeed;
 import io.profilestore.history.ProfileHistory;
 import io.profilestore.indexer.Indexer;
 import io.profilestore.indexer.ProfileDocuments;
@@ -189,6 +190,11 @@ public final class Wiring {
     public ChangeStreamPublisher changeStream() {
         return new ChangeStreamPublisher(backends.rabbitmq(), new VersionDao(backends.cassandra(), config.cassandra.keyspace),
                 journalHistory(), json, config.changeStream, config.indexer.leaseClockTolerance.toJavaDuration(), metrics);
+    }
+
+    /** Tells the change stream's publisher of profiles the import wrote. */
+    public StreamFeed streamFeed() {
+        return new StreamFeed(backends.rabbitmq(), json);
     }
 
     public Reindexer reindexer() {

@@ -213,7 +213,7 @@ public final class FaultSuite {
             var result = HistoryChecker.check(history, judged);
             var drift = IndexDrift.of(after);
             say("stream: waiting for every version of the history to be on the change stream ...");
-            var stream = awaitStream(cluster, reader);
+            var stream = awaitStream(cluster, reader, history);
             say(stream.line());
             result.violations().addAll(stream.violations());
 
@@ -336,7 +336,8 @@ public final class FaultSuite {
      * Reads the change stream from its start until it tells every version the history holds (at most the convergence
      * bound: the publisher may still be catching up after the faults), then judges it.
      */
-    private static StreamCheck.Result awaitStream(Cluster cluster, FinalStateReader reader) throws Exception {
+    private static StreamCheck.Result awaitStream(Cluster cluster, FinalStateReader reader, List<Event> history)
+            throws Exception {
         var versions = reader.versions();
         try (var stream = new StreamReader(cluster.stack.endpoints().rabbitmqUri(), STREAM)) {
             try {
@@ -347,7 +348,8 @@ public final class FaultSuite {
             } catch (ConditionTimeoutException e) {
                 // judged as it stands: what is missing is said
             }
-            return StreamCheck.check(versions, stream.events());
+            var events = stream.events();
+            return StreamCheck.acknowledged(StreamCheck.check(versions, events), history, events);
         }
     }
 

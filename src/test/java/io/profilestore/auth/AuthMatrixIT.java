@@ -11,6 +11,7 @@ import io.profilestore.testing.Api;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,19 @@ class AuthMatrixIT {
                 new Endpoint("POST /v1/profiles:batchUpdate", changers, api -> api.batchUpdate(
                         "{\"updates\": [{\"pid\": \"" + profile() + "\", \"version\": 1, \"data\": {}}]}")),
                 new Endpoint("PUT /v1/profiles/{pid}/user", changers, api -> api.move(profile(), etag(1), user())),
+                new Endpoint("GET /v1/profiles/{pid}?asOf=", readers, api -> api.send("GET", "/v1/profiles/" + profile()
+                        + "?asOf=" + Instant.now().plusSeconds(1), null, null, Map.of())),
+                new Endpoint("GET /v1/profiles/{pid}/versions", readers, api -> api.send("GET", "/v1/profiles/" + profile()
+                        + "/versions", null, null, Map.of())),
+                new Endpoint("GET /v1/profiles/{pid}/versions/{version}", readers, api -> api.send("GET", "/v1/profiles/"
+                        + profile() + "/versions/1", null, null, Map.of())),
+                new Endpoint("DELETE /v1/profiles/{pid}/versions", admin, api -> {
+                    var erased = profile();
+                    assertThat(owner().delete(erased, etag(1)).status()).isEqualTo(204);
+                    return api.send("DELETE", "/v1/profiles/" + erased + "/versions", null, null, Map.of());
+                }),
+                new Endpoint("GET /v1/profiles/{pid}/matches", readers, api -> api.send("GET", "/v1/profiles/" + profile()
+                        + "/matches", null, null, Map.of())),
                 new Endpoint("GET /v1/users/{uid}", readers, api -> api.user(user())),
                 new Endpoint("POST /v1/users/{uid}/merge", mergers, api -> api.merge(user(), user())),
                 new Endpoint("POST /v1/users/{uid}/unmerge", mergers, api -> {

@@ -86,6 +86,42 @@ class ConsoleVersionsIT {
         assertThat(versionReads(person.pid())).as("the operator's read of the versions, audited").isEqualTo(1);
     }
 
+    /**
+     * An erased profile reads 404, and what it was is still there to be read: the page says no profile stands, offers
+     * its versions, and shows the older ones on demand past the first page's 100.
+     */
+    @Test
+    void anErasedProfilesVersionsAreShownAndOlderOnesOnDemand() {
+        var person = page.create("{\"surname\": \"Стёртова\", \"n\": 0}");
+        var platform = page.platform();
+        for (int n = 1; n <= 100; n++) {
+            assertThat(platform.patch(person.pid(), Api.etag(n), "{\"n\": " + n + "}").status()).isEqualTo(200);
+        }
+        assertThat(platform.delete(person.pid(), Api.etag(101)).status()).isEqualTo(204);
+        page.signIn(TestAuth.OPERATOR, "test-operator");
+
+        browser.open(page.url() + "#/profile/" + person.pid());
+        browser.until(d -> d.findElement(By.id("status")).getText().contains("No profile stands at this id"), "told so");
+        assertThat(browser.driver().findElement(By.id("user-box")).isDisplayed()).isFalse();
+        browser.find("#versions-show").click();
+        browser.until(d -> d.findElements(By.cssSelector("#versions tr.version")).size() == 100 ? true : null,
+                "the first page");
+        assertThat(browser.driver().findElement(By.cssSelector("#versions tr.version td:nth-child(2)")).getText())
+                .isEqualTo("erased");
+        browser.find("#versions-more").click();
+        var rows = browser.until(d -> {
+            var found = d.findElements(By.cssSelector("#versions tr.version"));
+            return found.size() == 102 ? found : null;
+        }, "every version, the older ones added");
+
+        assertThat(rows.get(101).findElements(By.tagName("td")).get(0).getText()).isEqualTo("1");
+        assertThat(rows.get(101).findElements(By.tagName("td")).get(1).getText()).isEqualTo("created");
+        assertThat(browser.driver().findElement(By.id("versions-more")).isDisplayed()).isFalse();
+        assertThat(diff()).as("the erase against the version before it: everything gone").containsExactly(
+                "From version 101 to version 102:", "− n: removed (was 100)", "− surname: removed (was \"Стёртова\")");
+        assertThat(versionReads(person.pid())).as("each page read, audited").isEqualTo(2);
+    }
+
     /** The lines of the difference shown, each with its mark (+ added, − removed, ~ changed) as the page draws it. */
     private List<String> diff() {
         return browser.driver().findElements(By.cssSelector("#versions-diff li")).stream()

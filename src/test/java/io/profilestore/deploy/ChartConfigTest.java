@@ -214,6 +214,16 @@ class ChartConfigTest {
         assertThat(oidc.scope).isEqualTo("openid profile");
     }
 
+    /** Whether the change stream's events carry values is the release's to say, off unless said. */
+    @Test
+    void theChangeStreamsValuesAreOffUnlessTheValuesSaySo() throws Exception {
+        var off = load(writeConfig(Charts.serviceConfig(Charts.documents(Values.PRODUCTION))));
+        assertThat(off.changeStream.includeValues).isFalse();
+        var on = load(writeConfig(Charts.serviceConfig(Charts.parse(Charts.template(Values.STAGING,
+                Map.of("config.changeStream.includeValues", true))))));
+        assertThat(on.changeStream.includeValues).isTrue();
+    }
+
     /** A release sizes its callers' limits (docs/security.md: per pod); what it leaves out keeps the defaults. */
     @Test
     void rateLimitsSetInTheValuesReachTheService() throws Exception {

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
+import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.net.URLEncoder;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ProfileHistoryIT {
 
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
-            ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides());
+            ProfileStoreApplication.class, TestStack.configPath(),
+            TestStack.configOverrides(ConfigOverride.config("indexer.inProcess", "true")));
 
     @Test
     void everyKindOfChangeKeepsItsVersionAndAnAsOfReadAnswersTheOneCurrentThen() {
@@ -87,6 +90,64 @@ class ProfileHistoryIT {
         assertThat(one.json()).isEqualTo(items.get(4));
         assertThat(actions(admin, pid)).contains("GET /v1/profiles/{pid}/versions",
                 "GET /v1/profiles/{pid}/versions/{version}", "GET /v1/profiles/{pid}");
+    }
+
+    /** A batch's changes keep their versions too, each of its own kind. */
+    @Test
+    void aBatchCreateAndABatchUpdateKeepTheirVersions() {
+        var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        var created = platform.batchCreate("{\"profiles\": [{\"data\": {\"surname\": \"Пачкова\"}}]}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        var pid = UUID.fromString(created.json().path("created").get(0).path("pid").asText());
+        var updated = platform.batchUpdate("{\"updates\": [{\"pid\": \"" + pid + "\", \"version\": 1, \"data\":"
+                + " {\"surname\": \"Пачкова\", \"firstName\": \"Вера\"}}]}");
+        assertThat(updated.status()).as(updated.body()).isEqualTo(200);
+
+        var page = platform.send("GET", "/v1/profiles/" + pid + "/versions", null, null, Map.of());
+
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        var items = StreamSupport.stream(page.json().path("items").spliterator(), false).toList();
+        assertThat(items).extracting(item -> item.path("kind").asText()).containsExactly("batchUpdated", "created");
+        assertThat(items).extracting(item -> item.path("version").asLong()).containsExactly(2L, 1L);
+        assertThat(items.get(0).path("data").path("firstName").asText()).isEqualTo("Вера");
+    }
+
+    /**
+     * A purge for the right to erasure, of a profile that stands: refused unless it says to erase too and names the
+     * version; an admin's only; afterwards nothing of the profile is read or found, one data-free version of the purge
+     * keeps the numbering, and the audit trail says who purged it.
+     */
+    @Test
+    void aPurgeOfAStandingProfileLeavesNothingToReadOrFindAndIsInTheTrail() {
+        var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        var admin = platform.as(TestAuth.ADMIN);
+        String phone = SearchApi.uniquePhone();
+        var pid = platform.create("{\"surname\": \"Забытова\", \"phones\": [\"" + phone + "\"]}").pid();
+        assertThat(platform.patch(pid, "\"1\"", "{\"firstName\": \"Ольга\"}").status()).isEqualTo(200);
+        SearchApi.awaitIndexed(pid, 2);
+        String purge = "/v1/profiles/" + pid + "/versions";
+
+        assertProblem(admin.send("DELETE", purge, null, null, Map.of()), 409, "profile-not-erased");
+        assertThat(platform.send("DELETE", purge + "?erase=true", null, null, Map.of("If-Match", "\"2\"")).status())
+                .as("admins only").isEqualTo(403);
+        var purged = admin.send("DELETE", purge + "?erase=true", null, null, Map.of("If-Match", "\"2\""));
+
+        assertThat(purged.status()).as(purged.body()).isEqualTo(204);
+        assertThat(platform.get(pid).status()).isEqualTo(404);
+        var page = admin.send("GET", purge, null, null, Map.of());
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        assertThat(page.json().path("items")).isNotEmpty().allSatisfy(item -> {
+            assertThat(item.path("kind").asText()).isEqualTo("purged");
+            assertThat(item.has("data")).isFalse();
+        });
+        for (int version = 1; version <= 2; version++) {
+            assertProblem(admin.send("GET", purge + "/" + version, null, null, Map.of()), 404, "version-not-found");
+        }
+        SearchApi.awaitIndexed(pid, -1);
+        var found = admin.send("GET", "/v1/search?phone=" + phone.replaceAll("\\D", ""), null, null, Map.of());
+        assertThat(found.status()).as(found.body()).isEqualTo(200);
+        assertThat(found.json().path("items")).isEmpty();
+        assertThat(actions(admin, pid)).contains("DELETE /v1/profiles/{pid}/versions");
     }
 
     /**

@@ -60,6 +60,9 @@ class ProfileHistoryTest {
         assertProblem(API.send("GET", "/v1/profiles/" + pid + "/versions/6", null, null, Map.of()), 404,
                 "version-not-found");
         assertProblem(API.send("GET", "/v1/profiles/" + pid + "/versions/x", null, null, Map.of()), 400, "bad-request");
+        // a version is an int64 (the OpenAPI document): one past 2^31 is one the profile never had, not a bad request
+        assertProblem(API.send("GET", "/v1/profiles/" + pid + "/versions/2147483648", null, null, Map.of()), 404,
+                "version-not-found");
         assertProblem(versions(UUID.randomUUID(), Map.of()), 404, "profile-not-found");
     }
 

@@ -110,6 +110,14 @@ class ImportIT {
             assertThat(read.json().path("uid").asText()).isEqualTo(line.uid().toString());
             assertThat(read.json().path("data").path("phones").get(0).asText()).isEqualTo(line.phone());
             assertThat(read.json().path("createdAt").asText()).startsWith("2015-03-0");
+            // its history holds version 1, of kind imported
+            var versions = api.send("GET", "/v1/profiles/" + line.pid() + "/versions", null, null, Map.of());
+            assertThat(versions.status()).as(versions.body()).isEqualTo(200);
+            assertThat(versions.json().path("items")).singleElement().satisfies(version -> {
+                assertThat(version.path("version").asLong()).isEqualTo(1);
+                assertThat(version.path("kind").asText()).isEqualTo("imported");
+                assertThat(version.path("uid").asText()).isEqualTo(line.uid().toString());
+            });
         }
         var user = api.user(users.get(7));
         assertThat(user.status()).isEqualTo(200);
