@@ -38,8 +38,9 @@ window.ConsoleVersions = function (tools) {
 
   /** The next page of older versions, added below those shown (another read, audited as one). */
   async function more() {
-    if (!shown || !shown.next) return;
+    if (!shown || !shown.next || $("versions-more").disabled) return;
     const ticket = asked;
+    $("versions-more").disabled = true; // a second click while the page comes would add it twice
     try {
       const page = (await api("GET", versionsPath(shown.pid, shown.next))).json;
       if (ticket !== asked) return;
@@ -48,6 +49,8 @@ window.ConsoleVersions = function (tools) {
       render();
     } catch (e) {
       if (ticket === asked) fail(e);
+    } finally {
+      $("versions-more").disabled = false;
     }
   }
 

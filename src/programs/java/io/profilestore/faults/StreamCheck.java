@@ -87,6 +87,12 @@ final class StreamCheck {
                 change.pids().forEach(pid -> versions.put(pid, change.ifMatch() + 1));
             }
             for (var version : versions.entrySet()) {
+                // a change that changed nothing (a move to where the profile is) answers the version it found, which
+                // another change made: only a version the change made is its to be told
+                Long replaced = change.replaces(version.getKey());
+                if (replaced != null && version.getValue() != replaced + 1) {
+                    continue;
+                }
                 count++;
                 String key = version.getKey() + ":" + version.getValue();
                 String as = told.get(key);

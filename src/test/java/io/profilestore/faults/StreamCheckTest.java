@@ -67,6 +67,18 @@ class StreamCheckTest {
     }
 
     @Test
+    void aMoveThatChangedNothingIsNotTheVersionItAnswers() {
+        var changes = List.of(change("create", a, null, 1L, "ok"), change("put", a, 1L, 2L, "ok"),
+                change("move", a, 2L, 2L, "ok"));
+        var events = List.of(profile(a, 1, "created"), profile(a, 2, "replaced"));
+
+        var result = StreamCheck.acknowledged(StreamCheck.check(history, events), changes, events);
+
+        assertThat(result.untold()).isEmpty();
+        assertThat(result.acknowledged()).as("the move to where it was made no version").isEqualTo(2);
+    }
+
+    @Test
     void anAcknowledgedChangeUntoldOrToldAsAnotherIsFound() {
         var c = UUID.randomUUID();
         var changes = List.of(change("create", a, null, 1L, "ok"), change("put", a, 1L, 2L, "ok"),
