@@ -44,6 +44,9 @@ logging:
 auth:
   enabled: {{ $c.auth.enabled }}
   apiKeysForPeople: {{ $c.auth.apiKeysForPeople }}
+  # the keys file, a key set file and the API's key store are read again this soon after they change (a Secret's
+  # mounted files change about a minute after the Secret: no restart, no roll)
+  reloadEvery: {{ $c.auth.reloadEvery }}
   {{- if .Values.secrets.apiKeys.name }}
   apiKeysFile: {{ printf "%s/api-keys/api-keys.yml" $secrets }}
   {{- end }}
@@ -55,6 +58,9 @@ auth:
     audience: {{ .audience | quote }}
     rolesClaim: {{ .rolesClaim | quote }}
     machineClients: {{ .machineClients | default list | toJson }}
+    tokenTypes: {{ .tokenTypes | toJson }}
+    maxTokenLifetime: {{ .maxTokenLifetime }}
+    clockSkew: {{ .clockSkew }}
   {{- end }}
   {{- end }}
 

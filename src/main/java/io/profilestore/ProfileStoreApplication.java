@@ -14,6 +14,7 @@ import io.profilestore.audit.AuditOutcomeWriter;
 import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.MachineLookUpWriter;
 import io.profilestore.audit.RequestIds;
+import io.profilestore.auth.BearerAuthenticator;
 import io.profilestore.auth.Security;
 import io.profilestore.backends.Backends;
 import io.profilestore.change.WritePathProbe;
@@ -28,6 +29,7 @@ import io.profilestore.cli.MigrateCommand;
 import io.profilestore.cli.ReconcileCommand;
 import io.profilestore.cli.ReindexCommand;
 import io.profilestore.cli.SecretsSubstitutor;
+import io.profilestore.config.KeyStoreWatch;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.console.Console;
 import io.profilestore.health.AuditWritersHealthCheck;
@@ -119,9 +121,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         // metrics with labels, which Dropwizard's cannot have, served at /prometheus beside Dropwizard's
         var labelledMetrics = new PrometheusRegistry();
 
-        installOnBothPorts(config, environment, backends);
+        var authenticator = Security.authenticator(environment, config.auth);
+        installOnBothPorts(config, environment, backends, authenticator);
         if (config.role == ProfileStoreConfiguration.Role.API) {
-            serveTheApi(config, environment, wiring, backends, labelledMetrics);
+            serveTheApi(config, environment, wiring, backends, labelledMetrics, authenticator);
         }
         if (config.role == ProfileStoreConfiguration.Role.INDEXER || config.indexer.inProcess) {
             var indexer = wiring.indexer();
@@ -139,8 +142,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
     }
 
     /** What both roles serve: the admin port's security and tasks, the request log's paths, errors as problems. */
-    private static void installOnBothPorts(ProfileStoreConfiguration config, Environment environment, Backends backends) {
-        Security.installOnAdminPort(environment, config.auth);
+    private static void installOnBothPorts(ProfileStoreConfiguration config, Environment environment, Backends backends,
+            BearerAuthenticator authenticator) {
+        Security.installOnAdminPort(environment, config.auth, authenticator);
+        KeyStoreWatch.install(environment, config);
         AdminTasks.install(environment, backends.postgres());
         // the request log's path, without what a URI may carry that must not be logged, on both ports
         for (var context : List.of(environment.servlets(), environment.admin())) {
@@ -154,9 +159,9 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
 
     /** The API role: security, limits and the audit trail around the resources, the write path and its jobs. */
     private void serveTheApi(ProfileStoreConfiguration config, Environment environment, Wiring wiring,
-            Backends backends, PrometheusRegistry labelledMetrics) {
+            Backends backends, PrometheusRegistry labelledMetrics, BearerAuthenticator authenticator) {
         var jersey = environment.jersey();
-        Security.install(environment, config.auth);
+        Security.install(environment, config.auth, authenticator);
         jersey.register(new RateLimitFeature(new CallerBuckets(config.limits),
                 new RateLimitMetrics(labelledMetrics, config.limits.labelledSubjects)));
         // rate, latency and problems per route, for the dashboard (Dropwizard's metrics have no labels)

@@ -7,8 +7,13 @@ import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.validation.ValidationMethod;
 import io.profilestore.support.StrippedText;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Who may call the service: API keys (inline, or in a file mounted from a secret) and JWTs of an OIDC provider.
@@ -28,6 +33,16 @@ public class AuthSettings {
      * their keys. Off needs {@link #jwt()}: nobody could sign in as a person otherwise.
      */
     public boolean apiKeysForPeople = true;
+
+    /**
+     * How often the keys file, a JWT key set file and the API's TLS key store are looked at again: a key removed from a
+     * file is refused, a key store renewed is served, within this once the file changes (a mounted Secret changes some
+     * time after the Secret does: the kubelet's sync, about a minute).
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    public Duration reloadEvery = Duration.seconds(5);
 
     /** A YAML or JSON file with more keys: a list of {name, hash, roles, machine}. Empty: none. */
     @JsonDeserialize(using = StrippedText.class)

@@ -8,7 +8,10 @@ import io.profilestore.support.CommaSeparated;
 import io.profilestore.support.StrippedText;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * JWTs of an OIDC provider: verified against its key set (a file, or its {@code jwks_uri}), from the configured
@@ -35,8 +38,31 @@ public class JwtSettings {
     @NotEmpty
     public String rolesClaim = "roles";
 
+    /** How far the provider's clock may be from ours, at most 5 minutes: more would keep an expired token alive. */
     @NotNull
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
     public Duration clockSkew = Duration.seconds(30);
+
+    /**
+     * The longest a token may be valid ({@code exp} minus {@code iat}, both required): a token that leaks lives no
+     * longer than this, whatever the provider issued. People's tokens are minutes long; 2 hours covers providers that
+     * issue an hour or more (Entra ID: 60 to 90 minutes, and an {@code iat} set back 5 minutes). The clock skew is
+     * allowed on top, as on the expiry.
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MINUTES)
+    @MaxDuration(value = 24, unit = TimeUnit.HOURS)
+    public Duration maxTokenLifetime = Duration.hours(2);
+
+    /**
+     * The JOSE {@code typ} a token's header must carry (compared ignoring case, with or without {@code application/}):
+     * RFC 9068's {@code at+jwt} marks an access token, so that an ID token issued for the same audience is refused. A
+     * provider that types its access tokens {@code JWT} (Entra ID, Keycloak before its client's at+jwt setting) needs
+     * {@code JWT} here; then no client of it may be named as {@link #audience}, or its ID tokens would pass.
+     */
+    @NotEmpty
+    @JsonDeserialize(using = CommaSeparated.class)
+    public List<String> tokenTypes = List.of("at+jwt");
 
     /**
      * The clients whose tokens are machines' (client systems, audited after the answer, a machine's limits): a token's

@@ -3,7 +3,6 @@ package io.profilestore.auth;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
@@ -16,18 +15,27 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Verifies JWTs with nimbus-jose-jwt: signature against the key set, issuer, audience, expiry; roles from a claim. */
+/**
+ * Verifies JWTs with nimbus-jose-jwt: signature against the key set, its type (an access token's), issuer, audience,
+ * expiry and lifetime; roles from a claim.
+ */
 public final class JwtVerifier {
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
@@ -35,7 +43,11 @@ public final class JwtVerifier {
     /** Clients said once to hold platform alone and be people's: a few, so a bound only against a flood of names. */
     private static final int MAX_CLIENTS_SAID = 100;
 
+    /** The key set of a {@code jwksFile}, replaced when the file changes; unused with a {@code jwksUrl}. */
+    private final AtomicReference<JWKSet> fileKeys = new AtomicReference<>();
     private final String rolesClaim;
+    private final Duration maxLifetime;
+    private final Duration skew;
     private final Set<String> machineClients;
     private final Set<String> clientsSaid = ConcurrentHashMap.newKeySet();
 
@@ -47,15 +59,41 @@ public final class JwtVerifier {
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
                 JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.ES256, JWSAlgorithm.ES384), source(settings)));
         var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(settings.audience,
-                new JWTClaimsSet.Builder().issuer(settings.issuer).build(), Set.of("sub", "exp"));
+                new JWTClaimsSet.Builder().issuer(settings.issuer).build(), Set.of("sub", "exp", "iat"));
         verifier.setMaxClockSkew((int) settings.clockSkew.toSeconds());
         processor.setJWTClaimsSetVerifier(verifier);
+        var types = settings.tokenTypes.stream().map(JwtVerifier::mediaType).collect(Collectors.toUnmodifiableSet());
+        processor.setJWSTypeVerifier((type, context) -> {
+            if (type == null || !types.contains(mediaType(type.getType()))) {
+                throw new BadJOSEException("a token of another type (typ " + type + ")");
+            }
+        });
+        this.maxLifetime = settings.maxTokenLifetime.toJavaDuration();
+        this.skew = settings.clockSkew.toJavaDuration();
     }
 
-    private static JWKSource<SecurityContext> source(JwtSettings settings) {
+    /** A JOSE typ as a media type: case does not count, and {@code application/} may be left out (RFC 7515, 4.1.9). */
+    private static String mediaType(String type) {
+        String lower = type.toLowerCase(Locale.ROOT);
+        return lower.contains("/") ? lower : "application/" + lower;
+    }
+
+    /**
+     * A token valid for longer than the maximum, or issued in the future, is refused whatever its expiry: a leaked
+     * long-lived token would outlive any revocation at the provider.
+     */
+    private boolean lifetimeAllowed(JWTClaimsSet claims) {
+        var issued = claims.getIssueTime().toInstant();
+        var expires = claims.getExpirationTime().toInstant();
+        return !issued.isAfter(Instant.now().plus(skew))
+                && Duration.between(issued, expires).compareTo(maxLifetime.plus(skew)) <= 0;
+    }
+
+    private JWKSource<SecurityContext> source(JwtSettings settings) {
         try {
             if (!settings.jwksFile.isEmpty()) {
-                return new ImmutableJWKSet<>(JWKSet.load(new File(settings.jwksFile)));
+                fileKeys.set(JWKSet.load(new File(settings.jwksFile)));
+                return (selector, context) -> selector.select(fileKeys.get());
             }
             return JWKSourceBuilder.create(URI.create(settings.jwksUrl).toURL()).retrying(true).build();
         } catch (IOException | ParseException e) {
@@ -63,9 +101,24 @@ public final class JwtVerifier {
         }
     }
 
+    /**
+     * The key set file's new content ({@code jwksFile}, read again when it changes): a key the provider rotated in is
+     * taken, one it withdrew is no longer. A set that cannot be read, or holds no key, is refused.
+     */
+    public void replaceKeySet(byte[] content) throws ParseException {
+        var keys = JWKSet.parse(new String(content, StandardCharsets.UTF_8));
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("the key set holds no key");
+        }
+        fileKeys.set(keys);
+    }
+
     public Optional<Caller> authenticate(String token) {
         try {
             var claims = processor.process(token, null);
+            if (!lifetimeAllowed(claims)) {
+                return Optional.empty();
+            }
             var roles = roles(claims);
             return Optional.of(new Caller(claims.getSubject(), Caller.Kind.JWT, roles, machine(client(claims), roles)));
         } catch (ParseException | BadJOSEException | JOSEException e) {

@@ -31,11 +31,22 @@ public final class Security {
     private Security() {
     }
 
-    public static void install(Environment environment, AuthSettings settings) {
+    /**
+     * The one authenticator of both ports, its files watched from now on (null with authentication off). Made once:
+     * the API's port and the admin port see a key revoked at the same moment.
+     */
+    public static BearerAuthenticator authenticator(Environment environment, AuthSettings settings) {
+        if (!settings.enabled) {
+            return null;
+        }
+        var scheduler = environment.lifecycle().scheduledExecutorService("credential-files", true).threads(1).build();
+        return CredentialFiles.watched(settings, scheduler, environment.metrics());
+    }
+
+    public static void install(Environment environment, AuthSettings settings, BearerAuthenticator authenticator) {
         var jersey = environment.jersey();
         jersey.register(new CredentialsInUrlRefusal());
         if (settings.enabled) {
-            var authenticator = BearerAuthenticator.of(settings);
             jersey.register(new AuthDynamicFeature(new OAuthCredentialAuthFilter.Builder<Caller>()
                     .setAuthenticator(authenticator)
                     .setAuthorizer(authenticator)
@@ -60,9 +71,10 @@ public final class Security {
      * The admin port of either role, API or indexer: the same tokens, the admin role (see {@link AdminAuthFilter}).
      * With authentication off, it is as open as the API.
      */
-    public static void installOnAdminPort(Environment environment, AuthSettings settings) {
+    public static void installOnAdminPort(Environment environment, AuthSettings settings,
+            BearerAuthenticator authenticator) {
         if (settings.enabled) {
-            environment.admin().addFilter("admin-auth", new AdminAuthFilter(BearerAuthenticator.of(settings)))
+            environment.admin().addFilter("admin-auth", new AdminAuthFilter(authenticator))
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         }
     }

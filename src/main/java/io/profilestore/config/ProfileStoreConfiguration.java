@@ -103,6 +103,25 @@ public class ProfileStoreConfiguration extends Configuration {
         return !auth.enabled || !console.oidc.isConfigured() || auth.jwt() != null;
     }
 
+    /**
+     * The console's ID tokens carry its client id as their audience: were it the audience the service accepts, an ID
+     * token would pass wherever the token types let a {@code JWT} in.
+     */
+    @JsonIgnore
+    @ValidationMethod(message = "console.oidc.clientId is auth.jwt.audience: the console's ID tokens would be taken as "
+            + "access tokens; give the console a client of its own")
+    public boolean isConsoleClientNotTheAudience() {
+        return !console.oidc.isConfigured() || auth.jwt() == null || !console.oidc.clientId.equals(auth.jwt().audience);
+    }
+
+    /** With people's keys refused, the console's page has no way in but the provider's sign-in. */
+    @JsonIgnore
+    @ValidationMethod(message = "auth.apiKeysForPeople is off and the console is on without console.oidc: nobody could "
+            + "sign in to it; set console.oidc, or console.enabled: false")
+    public boolean isConsoleReachable() {
+        return !auth.enabled || auth.apiKeysForPeople || !console.enabled || console.oidc.isConfigured();
+    }
+
     public ProfileStoreConfiguration() {
         setServerFactory(new ProfileStoreServerFactory());
     }

@@ -22,10 +22,10 @@ class SignInSettingsTest {
         var config = new ProfileStoreConfiguration();
         config.auth.apiKeysForPeople = false;
 
-        assertThat(messages(config)).anyMatch(m -> m.contains("auth.apiKeysForPeople"));
+        assertThat(messages(config)).anyMatch(m -> m.contains("people sign in with JWTs only"));
 
         config.auth.setJwt(jwt());
-        assertThat(messages(config)).noneMatch(m -> m.contains("auth.apiKeysForPeople"));
+        assertThat(messages(config)).noneMatch(m -> m.contains("people sign in with JWTs only"));
     }
 
     @Test
@@ -39,6 +39,32 @@ class SignInSettingsTest {
 
         config.auth.setJwt(jwt());
         assertThat(messages(config)).noneMatch(m -> m.contains("console.oidc"));
+    }
+
+    @Test
+    void peoplesKeysRefusedLeaveTheConsoleTheProviderOrNothing() {
+        var config = new ProfileStoreConfiguration();
+        config.auth.apiKeysForPeople = false;
+        config.auth.setJwt(jwt());
+
+        assertThat(messages(config)).anyMatch(m -> m.contains("nobody could sign in to it"));
+
+        config.console.enabled = false;
+        assertThat(messages(config)).noneMatch(m -> m.contains("nobody could sign in to it"));
+    }
+
+    @Test
+    void theConsolesClientIsNotTheAudience() {
+        var config = new ProfileStoreConfiguration();
+        config.auth.setJwt(jwt());
+        config.console.oidc.authorizationEndpoint = "https://idp.example/authorize";
+        config.console.oidc.tokenEndpoint = "https://idp.example/token";
+        config.console.oidc.clientId = config.auth.jwt().audience;
+
+        assertThat(messages(config)).anyMatch(m -> m.contains("console.oidc.clientId is auth.jwt.audience"));
+
+        config.console.oidc.clientId = "profile-store-console";
+        assertThat(messages(config)).noneMatch(m -> m.contains("console.oidc.clientId"));
     }
 
     @Test

@@ -65,6 +65,17 @@ class ChartAuthValuesTest {
     }
 
     @Test
+    void whatTheServiceWouldRefuseOfTheTokensAndTheReloadsTheChartRefusesToo() {
+        for (var refused : Map.<String, Object>of("config.auth.reloadEvery", "0s", "config.auth.jwt.clockSkew", "10m",
+                "config.auth.jwt.maxTokenLifetime", "48h").entrySet()) {
+            assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of(refused.getKey(), refused.getValue())))
+                    .as(refused.getKey()).hasMessageContaining(refused.getKey().substring(refused.getKey().lastIndexOf('.') + 1));
+        }
+        assertThat(Charts.template(Values.DEFAULT, Map.of("config.auth.reloadEvery", "5m", "config.auth.jwt.clockSkew", "300s",
+                "config.auth.jwt.maxTokenLifetime", "24h"))).contains("reloadEvery: 5m");
+    }
+
+    @Test
     void anUnknownSettingOfTheConsoleIsRefused() {
         assertThatThrownBy(() -> Charts.template(Values.DEFAULT, Map.of("config.console.signIn", "keys")))
                 .hasMessageContaining("signIn");

@@ -163,6 +163,10 @@ class ChartConfigTest {
         assertThat(config.auth.jwt().issuer).isEqualTo("https://idp.example.com/");
         assertThat(config.auth.jwt().audience).isEqualTo("profile-store");
         assertThat(config.auth.jwt().machineClients).containsExactly("processing-platform");
+        assertThat(config.auth.jwt().tokenTypes).containsExactly("at+jwt");
+        assertThat(config.auth.jwt().maxTokenLifetime.toMinutes()).isEqualTo(120);
+        assertThat(config.auth.jwt().clockSkew.toSeconds()).isEqualTo(30);
+        assertThat(config.auth.reloadEvery.toSeconds()).as("a revoked key refused without a roll").isEqualTo(5);
         // the mounted keys file is what the server reads at start
         var caller = BearerAuthenticator.of(config.auth).authenticate("psk_chart-test-key");
         assertThat(caller).hasValueSatisfying(c -> {

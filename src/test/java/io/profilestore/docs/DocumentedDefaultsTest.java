@@ -311,6 +311,12 @@ class DocumentedDefaultsTest {
         if (node.isNull() || node.isMissingNode() || (node.isArray() && node.isEmpty())) {
             return "";
         }
+        if (node.isArray()) {
+            // a list, as its variable takes it: comma-separated
+            var items = new ArrayList<String>();
+            node.forEach(item -> items.add(item.asText()));
+            return String.join(",", items);
+        }
         return node.isValueNode() ? node.asText() : node.toString();
     }
 

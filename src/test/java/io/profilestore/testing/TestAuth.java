@@ -1,6 +1,7 @@
 package io.profilestore.testing;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
@@ -56,6 +57,9 @@ public final class TestAuth {
         TOKENS.values().forEach(PersonalData::note);
     }
 
+    /** RFC 9068's type of an access token, which the service asks for by default (auth.jwt.tokenTypes). */
+    public static final JOSEObjectType ACCESS_TOKEN = new JOSEObjectType("at+jwt");
+
     private static Path keysFile;
     private static Path jwksFile;
     private static RSAKey signingKey;
@@ -107,8 +111,14 @@ public final class TestAuth {
         var builder = new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).audience(AUDIENCE)
                 .claim("roles", roles).issueTime(new Date()).expirationTime(Date.from(Instant.now().plus(validFor)));
         more.forEach(builder::claim);
-        var claims = builder.build();
-        var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).build(), claims);
+        return signed(builder.build(), ACCESS_TOKEN);
+    }
+
+    /** These claims signed by the tests' provider, with this {@code typ} in the header (null: none). */
+    public static String signed(JWTClaimsSet claims, JOSEObjectType type) {
+        jwksFile();
+        var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).type(type).build(),
+                claims);
         try {
             jwt.sign(new RSASSASigner(signingKey));
         } catch (JOSEException e) {
