@@ -72,18 +72,7 @@ class ChangeStreamIT {
 
         var events = new CopyOnWriteArrayList<JsonNode>();
         var contentTypes = new CopyOnWriteArrayList<String>();
-        try (Channel channel = TestStack.backends().rabbitmq().createChannel()) {
-            channel.basicQos(500);
-            channel.basicConsume(TestStack.configuration().changeStream.queue, false, Map.of("x-stream-offset", from),
-                    new DefaultConsumer(channel) {
-                        @Override
-                        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
-                                byte[] body) throws IOException {
-                            contentTypes.add(String.valueOf(properties.getContentType()));
-                            events.add(JSON.readTree(body));
-                            channel.basicAck(envelope.getDeliveryTag(), false);
-                        }
-                    });
+        try (Channel channel = readFrom(from, events, contentTypes)) {
             // the erase told before the purge: a purge that overtakes the publisher leaves what it removed untold
             // (StreamBatchTest), so purging at once would make which versions are told a race
             await("the erase's event").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
@@ -143,17 +132,7 @@ class ChangeStreamIT {
         assertThat(platform.patch(changed, "\"1\"", "{\"phones\": [\"79005550101\"]}").status()).isEqualTo(200);
 
         var events = new CopyOnWriteArrayList<JsonNode>();
-        try (Channel channel = TestStack.backends().rabbitmq().createChannel()) {
-            channel.basicQos(500);
-            channel.basicConsume(TestStack.configuration().changeStream.queue, false, Map.of("x-stream-offset", from),
-                    new DefaultConsumer(channel) {
-                        @Override
-                        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
-                                byte[] body) throws IOException {
-                            events.add(JSON.readTree(body));
-                            channel.basicAck(envelope.getDeliveryTag(), false);
-                        }
-                    });
+        try (Channel channel = readFrom(from, events, new CopyOnWriteArrayList<>())) {
             await("the imported profiles' events").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> firstOfEach(events).keySet().containsAll(List.of(changed + ":2", untouched + ":1")));
         }
@@ -197,6 +176,31 @@ class ChangeStreamIT {
             var schema = registry.getSchema(SchemaLocation.of(iri + "#/components/messages/" + messages.get(type)
                     + "/payload"));
             assertThat(schema.validate(event)).as(event.path("id").asText() + " against its payload schema").isEmpty();
+        }
+    }
+
+    /**
+     * Reads the stream as another system would, with AMQP 0.9.1 from a moment, into the lists (each event and its
+     * content type) until the channel is closed.
+     */
+    private static Channel readFrom(Date from, List<JsonNode> events, List<String> contentTypes) throws IOException {
+        Channel channel = TestStack.backends().rabbitmq().createChannel();
+        try {
+            channel.basicQos(500);
+            channel.basicConsume(TestStack.configuration().changeStream.queue, false, Map.of("x-stream-offset", from),
+                    new DefaultConsumer(channel) {
+                        @Override
+                        public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
+                                byte[] body) throws IOException {
+                            contentTypes.add(String.valueOf(properties.getContentType()));
+                            events.add(JSON.readTree(body));
+                            channel.basicAck(envelope.getDeliveryTag(), false);
+                        }
+                    });
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.abort();
+            throw e;
         }
     }
 

@@ -14,13 +14,8 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Map;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -61,25 +56,7 @@ class KeyStoreReloadIT {
 
     /** The serial number of the certificate the server presents to a new connection. */
     static BigInteger serial(int port) throws Exception {
-        var context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String type) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String type) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }}, null);
-        try (var socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
-            socket.startHandshake();
-            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
-        }
+        return TestCertificates.presentedSerial("127.0.0.1", port);
     }
 
     private static Path folder() {

@@ -8,11 +8,6 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.cert.X509Certificate;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -68,25 +63,7 @@ class KeyStoreWatchTest {
     }
 
     /** The serial number of the certificate the server presents to a new connection. */
-    private static BigInteger serial(int port) throws Exception {
-        var context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String type) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String type) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }}, null);
-        try (var socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
-            socket.startHandshake();
-            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
-        }
+    static BigInteger serial(int port) throws Exception {
+        return TestCertificates.presentedSerial("127.0.0.1", port);
     }
 }

@@ -4,15 +4,20 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * A certificate authority of the tests' own and a server certificate it signed for {@code localhost} only (no
@@ -65,6 +70,32 @@ public final class TestCertificates {
             return context;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot load " + serverKeyStore(), e);
+        }
+    }
+
+    /**
+     * The serial number of the certificate a TLS server presents to a new connection, whoever signed it: which
+     * certificate is served, not whether it is trusted.
+     */
+    public static BigInteger presentedSerial(String host, int port) throws GeneralSecurityException, IOException {
+        var context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String type) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String type) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, null);
+        try (var socket = (SSLSocket) context.getSocketFactory().createSocket(host, port)) {
+            socket.startHandshake();
+            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
         }
     }
 
