@@ -74,19 +74,26 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
             // the change's record is durable already; its outcome follows the answer, off its path
             outcomes.recordOutcome(changes, response.getStatus());
         }
-        // look-ups: reads, and searches sent in a body (changes are recorded on the write path)
-        boolean lookUp = "GET".equals(request.getMethod()) || SEARCH_IN_BODY.equals(current == null ? null : current.action());
+        // look-ups: reads, and searches sent in a body (changes are recorded on the write path); and a change refused
+        // because its user was merged, whose answer names the master: it tells who any uid is now, a look-up too
+        var merged = response.getEntity() instanceof Problem problem && problem.type().endsWith("/user-merged")
+                ? problem : null;
+        boolean lookUp = "GET".equals(request.getMethod()) || merged != null
+                || SEARCH_IN_BODY.equals(current == null ? null : current.action());
         if (current == null || !lookUp) {
             return;
         }
         var caller = current.caller();
         boolean machine = caller.isMachine();
-        var pids = shown(response.getEntity());
+        var pids = merged != null ? List.<UUID>of() : shown(response.getEntity());
         if (pids == null) {
             return;
         }
+        String asked = merged == null ? current.request() : current.request() + " (told: " + merged.detail() + ")";
+        // an action of its own: a change's record by this request id would say the change was recorded
+        String action = merged == null ? current.action() : current.action() + " (refused: user-merged)";
         var entry = new AuditEntry(null, null, caller.name(), caller.kind().name(),
-                caller.roles().stream().map(Role::roleName).sorted().toList(), current.action(), current.request(),
+                caller.roles().stream().map(Role::roleName).sorted().toList(), action, asked,
                 pids, response.getStatus(), current.requestId());
         try {
             if (machine) {
@@ -95,7 +102,7 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
                 lookUps.record(entry);
             }
         } catch (AuditUnavailableException e) {
-            refuse(response);
+            refuse(response, merged != null);
         }
     }
 
@@ -104,13 +111,15 @@ public class AuditFilter implements ContainerRequestFilter, ContainerResponseFil
      * the pid exists and its version; a Location or Link, what it points at). The security headers are not lost:
      * {@code Security.SecurityHeaders} runs after this filter and adds them to every answer.
      */
-    private static void refuse(ContainerResponseContext response) {
+    private static void refuse(ContainerResponseContext response, boolean refusedChange) {
         response.getHeaders().clear();
         response.setStatus(503);
         response.getHeaders().putSingle("Content-Type", Problem.MEDIA_TYPE);
         response.getHeaders().putSingle("Retry-After", "1");
-        response.setEntity(Problem.of(503, "audit-unavailable", "Service unavailable",
-                "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
+        response.setEntity(Problem.of(503, "audit-unavailable", "Service unavailable", refusedChange
+                ? "nothing was changed, and why (it names another user) cannot be recorded in the audit trail, so it is"
+                        + " not told; retry shortly"
+                : "the look-up cannot be recorded in the audit trail, so it is not answered; retry shortly"));
     }
 
     /**

@@ -5,6 +5,7 @@ import com.codahale.metrics.MetricRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * <p>A group that fails is written again (with a pause that grows to {@link #LONGEST_PAUSE}) until it commits or the
  * service stops: meanwhile the queue fills and look-ups are refused, instead of answered with their records dropped.
  * A commit that went unanswered may have landed, so the trail may show a machine's look-up twice; never none, but for
- * what a crash takes (what is queued and the group being written).
+ * what a crash takes (what is queued and the group being written), and for a record PostgreSQL refuses for what it holds
+ * while the others of its group are taken (given up alone, counted as lost, logged with its SQLSTATE).
  */
 public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implements LookUpRecorder {
 
@@ -88,7 +90,8 @@ public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implement
 
     /** One INSERT (a JDBC batch) and one commit, tried again until it commits or the service stops. */
     @Override
-    void write(List<AuditEntry> group) {
+    void write(List<AuditEntry> all) {
+        var group = all;
         var pause = FIRST_PAUSE;
         while (true) {
             try {
@@ -98,9 +101,18 @@ public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implement
             } catch (SQLException | RuntimeException e) {
                 failed.mark();
                 failures.mark();
+                String state = e instanceof SQLException sql ? state(sql) : null;
+                if (refusedForGood(state)) {
+                    // what PostgreSQL refuses for what a record holds is refused on every try: retried, one record
+                    // would hold back its group and, the queue filling behind it, every machine's look-up
+                    group = writeAlone(group);
+                    if (group.isEmpty()) {
+                        return;
+                    }
+                }
                 // the class and state only: a batch's exception may quote the statement's values, searched names
                 LOG.warn("{} machine look-up record(s) not committed ({} {}); tried again", group.size(),
-                        e.getClass().getSimpleName(), e instanceof SQLException sql ? sql.getSQLState() : "");
+                        e.getClass().getSimpleName(), state == null ? "" : state);
                 if (stopping()) {
                     abandon(group, e);
                     return;
@@ -117,6 +129,62 @@ public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implement
             }
             pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
         }
+    }
+
+    /**
+     * Writes each record on its own. One refused for good alone is given up, counted as lost; unless every one is,
+     * which says the fault is not theirs (a table or a constraint changed): then none is, and the whole group is
+     * tried again as any failure is, the queue filling meanwhile, so that no look-up is answered unrecorded beyond it.
+     * Returns what is left to write: after a failure that may pass, the records not written yet.
+     */
+    private List<AuditEntry> writeAlone(List<AuditEntry> group) {
+        var refusedAlone = new ArrayList<AuditEntry>();
+        var left = new ArrayList<AuditEntry>();
+        SQLException why = null;
+        for (var one : group) {
+            if (!left.isEmpty()) {
+                left.add(one); // after a failure that may pass, the rest wait for the next try
+                continue;
+            }
+            try {
+                insert(List.of(one));
+                written.mark();
+            } catch (SQLException e) {
+                if (refusedForGood(state(e))) {
+                    refusedAlone.add(one);
+                    why = e;
+                } else {
+                    left.add(one);
+                }
+            } catch (RuntimeException e) {
+                left.add(one);
+            }
+        }
+        if (refusedAlone.size() == group.size()) {
+            return group;
+        }
+        if (!refusedAlone.isEmpty()) {
+            abandon(refusedAlone, why);
+        }
+        return left;
+    }
+
+    /**
+     * SQLSTATE classes of what the values themselves cause: a data exception (22: a NUL in a text, say), an integrity
+     * violation (23), a program limit exceeded (54: an index entry too large). Trying again cannot help.
+     */
+    static boolean refusedForGood(String state) {
+        return state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54"));
+    }
+
+    /** The state of the first exception of the chain that has one: a JDBC batch's own often has none. */
+    private static String state(SQLException e) {
+        for (var next = e; next != null; next = next.getNextException()) {
+            if (next.getSQLState() != null) {
+                return next.getSQLState();
+            }
+        }
+        return null;
     }
 
     private void insert(List<AuditEntry> group) throws SQLException {
@@ -137,8 +205,9 @@ public final class MachineLookUpWriter extends QueueWriter<AuditEntry> implement
     void abandon(List<AuditEntry> records, Throwable why) {
         lost.mark(records.size());
         failures.mark(records.size());
-        LOG.error("{} machine look-up record(s) lost from the audit trail ({})", records.size(),
-                why.getClass().getSimpleName());
+        LOG.error("{} machine look-up record(s) lost from the audit trail ({}{})", records.size(),
+                why.getClass().getSimpleName(), why instanceof SQLException sql && state(sql) != null
+                        ? " " + state(sql) + ": PostgreSQL refuses what the record holds" : "");
     }
 
     private static void rollBack(Connection connection) {

@@ -72,6 +72,21 @@ public final class JwtVerifier {
         this.skew = settings.clockSkew.toJavaDuration();
     }
 
+    /**
+     * The longest subject taken, the audit trail's longest actor to ask for ({@code GET /v1/audit?actor=}): providers'
+     * are ids or names well under it (Keycloak's a UUID, Entra's 43 characters).
+     */
+    static final int MAX_SUBJECT = 200;
+
+    /**
+     * A subject names the caller in the audit trail, the logs and the limits: one of thousands of characters would be
+     * refused by the audit trail's index on every try, and a control character by PostgreSQL.
+     */
+    private static boolean subjectAllowed(String subject) {
+        return subject != null && !subject.isEmpty() && subject.length() <= MAX_SUBJECT
+                && subject.chars().noneMatch(Character::isISOControl);
+    }
+
     /** A JOSE typ as a media type: case does not count, and {@code application/} may be left out (RFC 7515, 4.1.9). */
     private static String mediaType(String type) {
         String lower = type.toLowerCase(Locale.ROOT);
@@ -116,7 +131,7 @@ public final class JwtVerifier {
     public Optional<Caller> authenticate(String token) {
         try {
             var claims = processor.process(token, null);
-            if (!lifetimeAllowed(claims)) {
+            if (!lifetimeAllowed(claims) || !subjectAllowed(claims.getSubject())) {
                 return Optional.empty();
             }
             var roles = roles(claims);

@@ -53,8 +53,9 @@ public class RateLimitSettings {
     public int maxCallers = 100_000;
 
     /**
-     * JWT subjects that get a label of their own in the metrics (the first seen since start); further ones are
-     * counted as {@code other}. API keys always have their own: their names are configured, so bounded.
+     * Machines' JWT subjects that get a label of their own in the metrics (the first seen since start); further ones
+     * are counted as {@code other}. Machines' API keys always have their own: their names are configured, so bounded.
+     * People are counted together as {@code person}.
      */
     @Min(0)
     @Max(1_000)

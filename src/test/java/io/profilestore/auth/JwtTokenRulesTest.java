@@ -85,6 +85,20 @@ class JwtTokenRulesTest {
     }
 
     @Test
+    void aSubjectTheAuditTrailCouldNotHoldIsRefused() {
+        var verifier = new JwtVerifier(settings());
+        var now = Instant.now();
+
+        for (String subject : List.of("x".repeat(JwtVerifier.MAX_SUBJECT + 1), "vera\u0000", "vera\nforged log line")) {
+            var claims = claims(now, now.plusSeconds(60)).subject(subject).build();
+            assertThat(verifier.authenticate(TestAuth.signed(claims, TestAuth.ACCESS_TOKEN))).as(subject.length() + " chars")
+                    .isEmpty();
+        }
+        var longest = claims(now, now.plusSeconds(60)).subject("x".repeat(JwtVerifier.MAX_SUBJECT)).build();
+        assertThat(verifier.authenticate(TestAuth.signed(longest, TestAuth.ACCESS_TOKEN))).isPresent();
+    }
+
+    @Test
     void theSkewAndTheLifetimeHaveBounds() {
         var settings = settings();
         settings.clockSkew = Duration.minutes(10);

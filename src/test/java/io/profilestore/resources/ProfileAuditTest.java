@@ -108,6 +108,28 @@ class ProfileAuditTest {
         assertThat(API.stores.audit.records()).hasSize(records);
     }
 
+    /**
+     * A change refused because its user was merged names the master in its answer: whoever sends one learns who any uid
+     * is now, so a person's is recorded as the look-up it is, with what it was told, before it is answered.
+     */
+    @Test
+    void aChangeRefusedForAMergedUserIsRecordedAsTheLookUpItIs() {
+        var master = UUID.fromString(API.create("{\"n\": 1}").json().path("uid").asText());
+        var merged = UUID.fromString(API.create("{\"n\": 2}").json().path("uid").asText());
+        assertThat(API.merge(master, merged).status()).isEqualTo(200);
+        int lookUps = API.lookUps.recorded().size();
+
+        var refused = API.createFor(merged, "{\"n\": 3}");
+
+        assertProblem(refused, 409, "user-merged");
+        assertThat(API.lookUps.recorded()).hasSize(lookUps + 1).last().satisfies(entry -> {
+            assertThat(entry.action()).isEqualTo("POST /v1/profiles (refused: user-merged)");
+            assertThat(entry.request()).contains(merged.toString()).contains(master.toString());
+            assertThat(entry.pids()).isEmpty();
+            assertThat(entry.status()).isEqualTo(409);
+        });
+    }
+
     @Test
     void aPersonsReadIsRecordedWithThePidItShowsAndItsStatus() {
         var pid = API.existing("{\"n\": 0}");
