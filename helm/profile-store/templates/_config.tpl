@@ -101,12 +101,15 @@ users:
   checkTablesEvery: 0s
 {{- end }}
 
-{{- if .Values.secrets.cursorKey.name }}
 
 search:
+{{- if .Values.secrets.cursorKey.name }}
   cursorKey: |-
     ${file:{{ $secrets }}/search/cursor-key}
 {{- end }}
+  # phones, document numbers and e-mails reach the index as hashes under these keys (docs/security.md)
+  numberKeys: |-
+    ${file:{{ $secrets }}/search/number-keys}
 
 indexer:
   # production runs the indexer as a deployment of its own

@@ -184,6 +184,11 @@ serving pod or a CronJob. Every pod mounts each backend's CA (config.<backend>.t
       - key: {{ $s.cursorKey.key }}
         path: search/cursor-key
 {{- end }}
+- secret:
+    name: {{ $s.numberKeys.name }}
+    items:
+      - key: {{ $s.numberKeys.key }}
+        path: search/number-keys
 {{- with .root.Values.tls }}
 {{- if .enabled }}
 {{- /* every pod's configuration names the connectors' key store, so every pod mounts it and its password */}}

@@ -187,9 +187,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         jersey.register(new ProfileResource(profiles, history));
         jersey.register(new ProfileHistoryResource(history, profiles));
         jersey.register(new UserResource(users, wiring.userHistory()));
-        jersey.register(new SearchResource(new SearchService(wiring.index(), wiring.profiles(), names, cursors)));
+        jersey.register(new SearchResource(new SearchService(wiring.index(), wiring.profiles(), names, cursors,
+                wiring.numberKeys())));
         jersey.register(new MatchResource(new MatchService(wiring.index(), wiring.profiles(), names,
-                environment.getObjectMapper())));
+                environment.getObjectMapper(), wiring.numberKeys())));
         jersey.register(new AuditResource(wiring.audit()));
         jersey.register(new OpenApiResource());
         jersey.register(new AsyncApiResource());

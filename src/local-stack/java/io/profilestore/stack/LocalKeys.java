@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -21,6 +23,8 @@ import java.util.List;
 final class LocalKeys {
 
     static final String FILE = "api-keys.yml";
+    /** The key numbers are hashed with for the stack's index: kept with the stack, whose index it made. */
+    static final String NUMBER_KEYS_FILE = "number-keys";
 
     /** The name of the key a run makes for itself to load {@code --demo}'s profiles, never printed. */
     static final String DEMO = "run-local-demo";
@@ -28,9 +32,26 @@ final class LocalKeys {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private final Path file;
+    private final Path numberKeys;
 
     LocalKeys(Path stackDir) {
         this.file = stackDir.resolve(FILE);
+        this.numberKeys = stackDir.resolve(NUMBER_KEYS_FILE);
+    }
+
+    /**
+     * The stack's key for numbers in the index ({@code search.numberKeys}), made at random the first time and kept
+     * beside the stack's data: the index holds hashes made with it, which another key would not find.
+     */
+    String numberKeys() throws IOException {
+        if (Files.exists(numberKeys)) {
+            return Files.readString(numberKeys).strip();
+        }
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        String keys = "local:" + Base64.getEncoder().encodeToString(key);
+        writePrivately(numberKeys, keys);
+        return keys;
     }
 
     Path file() {
@@ -108,11 +129,15 @@ final class LocalKeys {
 
     /** Hashes only, but nobody else's to change: the file is the user's alone, written whole and then moved in. */
     private static void write(Path file, List<ApiKeys.Entry> entries) throws IOException {
+        writePrivately(file, YAML.writeValueAsString(entries));
+    }
+
+    private static void writePrivately(Path file, String text) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Path written = file.resolveSibling(file.getFileName() + ".new");
         Files.deleteIfExists(written);
         Files.createFile(written, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        YAML.writeValue(written.toFile(), entries);
+        Files.writeString(written, text);
         Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

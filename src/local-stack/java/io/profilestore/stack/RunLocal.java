@@ -88,6 +88,8 @@ public final class RunLocal {
                     settings.dir().resolve("profile-store"), System.getenv("PROFILE_STORE_API_KEYS_FILE"), demo > 0,
                     System::setProperty, System.out::println);
             Prerequisites.prepareForStack(settings, System.out::println);
+            // after the machine is known to run the stack: a run refused for what is missing leaves no folder behind
+            numberKeys(System.getenv("PROFILE_STORE_NUMBER_KEYS"), new LocalKeys(settings.dir()), System::setProperty);
         } catch (IllegalStateException missing) {
             System.err.println(missing.getMessage());
             System.exit(1);
@@ -169,6 +171,21 @@ public final class RunLocal {
                         + (keysFile == null || keysFile.isBlank() ? "" : " and " + keysFile.strip())
                         + " (./run-local apikey NAME ROLE makes another; a run reads them as it starts)");
         return run.demoKey();
+    }
+
+    /**
+     * The stack's own key for numbers in the index, unless PROFILE_STORE_NUMBER_KEYS gives one: with authentication
+     * on the service needs one, and off it is better than the development key too.
+     */
+    static void numberKeys(String configured, LocalKeys keys, BiConsumer<String, String> property) {
+        if (configured != null && !configured.isBlank()) {
+            return;
+        }
+        try {
+            property.accept("dw.search.numberKeys", keys.numberKeys());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read or write the stack's number key: " + e.getMessage(), e);
+        }
     }
 
     /** {@code apikey NAME ROLE...}: makes the key, and says how to use it. */

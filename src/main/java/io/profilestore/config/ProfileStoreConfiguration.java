@@ -114,6 +114,18 @@ public class ProfileStoreConfiguration extends Configuration {
         return !console.oidc.isConfigured() || auth.jwt() == null || !console.oidc.clientId.equals(auth.jwt().audience);
     }
 
+    /**
+     * The development key is written in the source: numbers hashed with it are as good as in clear. Only a local run,
+     * which authentication off confines to this machine, may do without a key of its own.
+     */
+    @JsonIgnore
+    @ValidationMethod(message = "search.numberKeys is unset (PROFILE_STORE_NUMBER_KEYS): with authentication on, the "
+            + "index needs a key of its own for numbers; give k1: and the output of openssl rand -base64 32 "
+            + "(docs/security.md, Numbers in the index)")
+    public boolean isNumberKeyGiven() {
+        return !auth.enabled || (search.numberKeys != null && !search.numberKeys.isBlank());
+    }
+
     /** With people's keys refused, the console's page has no way in but the provider's sign-in. */
     @JsonIgnore
     @ValidationMethod(message = "auth.apiKeysForPeople is off and the console is on without console.oidc: nobody could "

@@ -5,6 +5,7 @@ import io.profilestore.cassandra.ProfileDao;
 import io.profilestore.change.ProfileRow;
 import io.profilestore.change.UserRow;
 import io.profilestore.search.NameNormalizer;
+import io.profilestore.search.NumberKeys;
 import io.profilestore.search.ProfileDocument;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,11 +26,13 @@ public class ProfileDocuments {
     private final ProfileDao profiles;
     private final NameNormalizer names;
     private final ObjectMapper json;
+    private final NumberKeys keys;
 
-    public ProfileDocuments(ProfileDao profiles, NameNormalizer names, ObjectMapper json) {
+    public ProfileDocuments(ProfileDao profiles, NameNormalizer names, ObjectMapper json, NumberKeys keys) {
         this.profiles = profiles;
         this.names = names;
         this.json = json;
+        this.keys = keys;
     }
 
     /**
@@ -66,7 +69,7 @@ public class ProfileDocuments {
     private Indexable document(ProfileRow row, UserRow user) {
         try {
             return new Indexable(ProfileDocument.of(row.pid(), row.uid(), user == null ? null : user.masterUid(),
-                    row.version(), json.readTree(row.data()), row.updatedAt(), names), row.written());
+                    row.version(), json.readTree(row.data()), row.updatedAt(), names, keys), row.written());
         } catch (IOException e) {
             throw new UncheckedIOException("profile " + row.pid() + " holds data that is not JSON", e);
         }

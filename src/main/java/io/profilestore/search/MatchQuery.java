@@ -33,20 +33,22 @@ public final class MatchQuery {
 
     /** Whether the profile holds a ground at all: without one, nothing can match it. */
     public static boolean hasGrounds(ProfileDocument profile) {
-        return profile.documents() != null || profile.phones() != null || profile.email() != null || hasName(profile);
+        return profile.documentHashes() != null || profile.phoneHashes() != null || profile.emailHashes() != null
+                || hasName(profile);
     }
 
     /** @param weights each ground's weight, what its clause scores */
     public static SearchRequest request(String index, ProfileDocument profile, Map<String, Double> weights) {
         var bool = new BoolQuery.Builder();
-        if (profile.documents() != null) {
-            ground(bool, DOCUMENT, weights, terms("documents", profile.documents()));
+        // the profile's hashes under every key: those the index holds, whichever key indexed the others
+        if (profile.documentHashes() != null) {
+            ground(bool, DOCUMENT, weights, terms("documentHashes", profile.documentHashes()));
         }
-        if (profile.phones() != null) {
-            ground(bool, PHONE, weights, terms("phones", profile.phones()));
+        if (profile.phoneHashes() != null) {
+            ground(bool, PHONE, weights, terms("phoneHashes", profile.phoneHashes()));
         }
-        if (profile.email() != null) {
-            ground(bool, EMAIL, weights, Query.of(q -> q.term(t -> t.field("email").value(profile.email()))));
+        if (profile.emailHashes() != null) {
+            ground(bool, EMAIL, weights, terms("emailHashes", profile.emailHashes()));
         }
         if (hasName(profile)) {
             ground(bool, NAME_AND_BIRTH_DATE, weights, Query.of(q -> q.bool(b -> b

@@ -46,12 +46,15 @@ public class MatchService {
     private final ProfileRows profiles;
     private final NameNormalizer names;
     private final ObjectMapper json;
+    private final NumberKeys keys;
 
-    public MatchService(SearchIndex index, ProfileRows profiles, NameNormalizer names, ObjectMapper json) {
+    public MatchService(SearchIndex index, ProfileRows profiles, NameNormalizer names, ObjectMapper json,
+            NumberKeys keys) {
         this.index = index;
         this.profiles = profiles;
         this.names = names;
         this.json = json;
+        this.keys = keys;
     }
 
     public MatchesResponse matches(UUID pid) {
@@ -59,7 +62,7 @@ public class MatchService {
         ProfileDocument profile;
         try {
             profile = ProfileDocument.of(row.pid(), row.uid(), null, row.version(), json.readTree(row.data()),
-                    row.updatedAt(), names);
+                    row.updatedAt(), names, keys);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored document is not JSON", e);
         }

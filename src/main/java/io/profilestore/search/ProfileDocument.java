@@ -15,6 +15,9 @@ import java.util.function.Function;
 /**
  * What the index holds of a profile: the well-known fields of its document, their search keys, and the
  * profile's version (also the index's external version). Built from what Cassandra holds, never from a message.
+ * Phone numbers, document numbers and the e-mail address are held as keyed hashes alone ({@link NumberKeys}): found
+ * by an exact search, never readable from the index. Names and the birth date are held as written, since a search
+ * finds a name by its beginning and a date by range.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ProfileDocument(
@@ -30,14 +33,14 @@ public record ProfileDocument(
         List<String> patronymicKey,
         String nameSort,
         LocalDate birthDate,
-        List<String> phones,
-        List<String> documents,
-        String email,
+        List<String> phoneHashes,
+        List<String> documentHashes,
+        List<String> emailHashes,
         Instant updatedAt) {
 
     /** Reads the well-known fields of a profile's data; fields of the wrong type are left out, not fatal. */
     public static ProfileDocument of(UUID pid, UUID uid, UUID masterUid, long version, JsonNode data, Instant updatedAt,
-            NameNormalizer names) {
+            NameNormalizer names, NumberKeys keys) {
         String surname = text(data, "surname");
         String firstName = text(data, "firstName");
         String patronymic = text(data, "patronymic");
@@ -46,10 +49,19 @@ public record ProfileDocument(
                 keys(surname, names), keys(firstName, names), keys(patronymic, names),
                 sortKey(names, surname, firstName, patronymic),
                 Numbers.date(text(data, "birthDate")).orElse(null),
-                phones(data.path("phones")),
-                documents(data.path("documents")),
-                email == null ? null : email.strip().toLowerCase(Locale.ROOT),
+                hashes(keys, NumberKeys.Kind.PHONE, phones(data.path("phones"))),
+                hashes(keys, NumberKeys.Kind.DOCUMENT, documents(data.path("documents"))),
+                hashes(keys, NumberKeys.Kind.EMAIL, email == null ? List.of() : List.of(email(email))),
                 updatedAt);
+    }
+
+    /** An e-mail address as search compares it: without the spaces around it, in lower case. */
+    public static String email(String text) {
+        return text.strip().toLowerCase(Locale.ROOT);
+    }
+
+    private static List<String> hashes(NumberKeys keys, NumberKeys.Kind kind, List<String> values) {
+        return nullIfEmpty(keys.hashes(kind, values));
     }
 
     private static String text(JsonNode data, String field) {
@@ -89,7 +101,7 @@ public record ProfileDocument(
                 key.apply(number.asText()).ifPresent(numbers::add);
             }
         }
-        return nullIfEmpty(List.copyOf(numbers));
+        return List.copyOf(numbers);
     }
 
     private static List<JsonNode> items(JsonNode node) {

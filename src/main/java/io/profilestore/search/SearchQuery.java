@@ -42,10 +42,11 @@ public final class SearchQuery {
      * The request of one search page: {@code limit + 1} hits in a total order, after {@code after} (the sort values
      * of the last hit before), no total counted, only the fields a hit answers with.
      */
-    public static SearchRequest request(String index, SearchCriteria criteria, int limit, List<FieldValue> after) {
+    public static SearchRequest request(String index, SearchCriteria criteria, NumberKeys keys, int limit,
+            List<FieldValue> after) {
         return SearchRequest.of(s -> {
             s.index(index)
-                    .query(query(criteria))
+                    .query(query(criteria, keys))
                     .size(limit + 1)
                     .trackTotalHits(t -> t.enabled(false))
                     .source(src -> src.filter(f -> f.includes(HIT_FIELDS)))
@@ -60,8 +61,11 @@ public final class SearchQuery {
         });
     }
 
-    /** Name fields must match (prefix, in some reading); numbers and the date filter exactly. */
-    public static Query query(SearchCriteria criteria) {
+    /**
+     * Name fields must match (prefix, in some reading); numbers and the date filter exactly, numbers by their hash under
+     * any of the keys (the index holds no number).
+     */
+    public static Query query(SearchCriteria criteria, NumberKeys keys) {
         var bool = new BoolQuery.Builder();
         names(bool, "surnameKey", criteria.surname());
         names(bool, "firstNameKey", criteria.firstName());
@@ -70,13 +74,13 @@ public final class SearchQuery {
             bool.filter(f -> f.term(t -> t.field("birthDate").value(criteria.birthDate().toString())));
         }
         if (criteria.phone() != null) {
-            bool.filter(f -> f.term(t -> t.field("phones").value(criteria.phone())));
+            bool.filter(hashed("phoneHashes", keys.hashes(NumberKeys.Kind.PHONE, criteria.phone())));
         }
         if (criteria.document() != null) {
-            bool.filter(f -> f.term(t -> t.field("documents").value(criteria.document())));
+            bool.filter(hashed("documentHashes", keys.hashes(NumberKeys.Kind.DOCUMENT, criteria.document())));
         }
         if (criteria.typed() != null) {
-            typed(bool, criteria.typed());
+            typed(bool, criteria.typed(), keys);
         }
         return Query.of(q -> q.bool(bool.build()));
     }
@@ -93,7 +97,7 @@ public final class SearchQuery {
      * when the name is written with the letters typed (Ivanov before Иванов for ivanov), 0.5 more when it also begins
      * the first name or patronymic. Numbers match a phone or a document exactly, dates the birth date, ids the pid, uid or master.
      */
-    private static void typed(BoolQuery.Builder bool, TypedQuery typed) {
+    private static void typed(BoolQuery.Builder bool, TypedQuery typed, NumberKeys keys) {
         for (int i = 0; i < typed.names().size(); i++) {
             var word = typed.names().get(i);
             var anyReading = new ArrayList<Query>();
@@ -124,10 +128,10 @@ public final class SearchQuery {
         for (var number : typed.numbers()) {
             var either = new BoolQuery.Builder().minimumShouldMatch("1");
             if (number.phone() != null) {
-                either.should(s -> s.term(t -> t.field("phones").value(number.phone())));
+                either.should(hashed("phoneHashes", keys.hashes(NumberKeys.Kind.PHONE, number.phone())));
             }
             if (number.document() != null) {
-                either.should(s -> s.term(t -> t.field("documents").value(number.document())));
+                either.should(hashed("documentHashes", keys.hashes(NumberKeys.Kind.DOCUMENT, number.document())));
             }
             bool.filter(f -> f.bool(either.build()));
         }
@@ -139,8 +143,13 @@ public final class SearchQuery {
             bool.filter(f -> f.bool(any.build()));
         }
         for (var email : typed.emails()) {
-            bool.filter(f -> f.term(t -> t.field("email").value(email)));
+            bool.filter(hashed("emailHashes", keys.hashes(NumberKeys.Kind.EMAIL, email)));
         }
+    }
+
+    /** Any of a value's hashes, one under each key: found whichever key indexed it. */
+    static Query hashed(String field, List<String> hashes) {
+        return Query.of(q -> q.terms(t -> t.field(field).terms(v -> v.value(hashes.stream().map(FieldValue::of).toList()))));
     }
 
     /** Some reading matches: each of its words begins one of the name's keys (prefix, on index_prefixes). */

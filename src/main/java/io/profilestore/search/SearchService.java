@@ -33,12 +33,15 @@ public class SearchService {
     private final ProfileRows profiles;
     private final NameNormalizer names;
     private final CursorSeal cursors;
+    private final NumberKeys keys;
 
-    public SearchService(SearchIndex index, ProfileRows profiles, NameNormalizer names, CursorSeal cursors) {
+    public SearchService(SearchIndex index, ProfileRows profiles, NameNormalizer names, CursorSeal cursors,
+            NumberKeys keys) {
         this.index = index;
         this.profiles = profiles;
         this.names = names;
         this.cursors = cursors;
+        this.keys = keys;
     }
 
     public SearchResponse search(Request request) {
@@ -86,7 +89,7 @@ public class SearchService {
     private SearchPage page(SearchCriteria criteria, int limit, String cursor) {
         var after = cursor == null ? null : PageCursor.decode(cursor);
         try {
-            var hits = index.search(SearchQuery.request(index.alias(), criteria, limit, after == null ? null : after.after()),
+            var hits = index.search(SearchQuery.request(index.alias(), criteria, keys, limit, after == null ? null : after.after()),
                     ProfileDocument.class);
             var page = hits.subList(0, Math.min(limit, hits.size()));
             String next = hits.size() > limit ? new PageCursor(page.get(page.size() - 1).sort()).encode() : null;

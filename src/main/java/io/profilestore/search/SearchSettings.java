@@ -3,6 +3,8 @@ package io.profilestore.search;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
 import io.profilestore.support.StrippedText;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -24,4 +26,33 @@ public class SearchSettings {
      */
     @NotNull
     public Duration cursorTtl = Duration.minutes(2);
+
+    /**
+     * The keys phone numbers, document numbers and e-mail addresses are hashed with for the index
+     * ({@link NumberKeys}): {@code id:base64} ({@code k1:$(openssl rand -base64 32)}), several comma-separated while
+     * one replaces another. The same on the API and the indexer, and kept: a search finds only what was indexed with
+     * a key it has. Unset: the development key, allowed only with authentication off (a local run).
+     */
+    @JsonDeserialize(using = StrippedText.class)
+    public String numberKeys = "";
+
+    /** Why the keys cannot be read, or null when they can (or are unset). */
+    String numberKeysProblem() {
+        if (numberKeys == null || numberKeys.isBlank()) {
+            return null;
+        }
+        try {
+            NumberKeys.parse(numberKeys);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    @ValidationMethod(message = "search.numberKeys cannot be read: each key is id:base64 (k1: and the output of openssl "
+            + "rand -base64 32), ids of lower-case letters and digits used once, keys of at least 32 bytes; the log does not show keys")
+    @JsonIgnore
+    public boolean isNumberKeysReadable() {
+        return numberKeysProblem() == null;
+    }
 }

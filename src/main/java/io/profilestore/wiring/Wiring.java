@@ -35,6 +35,7 @@ import io.profilestore.profiles.ProfileService;
 import io.profilestore.schema.IndexAliases;
 import io.profilestore.search.CursorSeal;
 import io.profilestore.search.NameNormalizer;
+import io.profilestore.search.NumberKeys;
 import io.profilestore.tablecheck.TableCheck;
 import io.profilestore.users.UserHistory;
 import io.profilestore.users.UserOperationRecovery;
@@ -59,6 +60,7 @@ public final class Wiring {
     private SearchIndex index;
     private IndexAliases aliases;
     private ProfileDocuments documents;
+    private NumberKeys numberKeys;
     private AuditLog audit;
     private ExclusiveRun oneAtATime;
     private PostgresUserJournal journal;
@@ -95,7 +97,13 @@ public final class Wiring {
 
     /** What the index holds of a profile, as the indexer, reindex and reconcile build it. */
     public ProfileDocuments documents() {
-        return documents = once(documents, () -> new ProfileDocuments(profiles(), NameNormalizer.standard(), json));
+        return documents = once(documents, () -> new ProfileDocuments(profiles(), NameNormalizer.standard(), json,
+                numberKeys()));
+    }
+
+    /** The keys numbers are hashed with for the index: the indexer's and the search's must be the same. */
+    public NumberKeys numberKeys() {
+        return numberKeys = once(numberKeys, () -> NumberKeys.configured(config.search.numberKeys));
     }
 
     public AuditLog audit() {

@@ -3,6 +3,7 @@ package io.profilestore.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.profilestore.search.SearchCriteria;
 import io.profilestore.search.SearchQuery;
+import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 
@@ -13,7 +14,8 @@ final class ElasticBaseline {
     }
 
     static int search(SearchCriteria criteria) throws IOException {
-        return TestStack.backends().elasticsearch().search(SearchQuery.request("profiles", criteria, 20, null), JsonNode.class)
+        return TestStack.backends().elasticsearch().search(SearchQuery.request("profiles", criteria, TestAuth.numberKeys(), 20,
+                null), JsonNode.class)
                 .hits().hits().size();
     }
 }

@@ -107,7 +107,7 @@ final class SearchScenarios {
             if (random.nextInt(Math.max(1, dataset.size / 2_000)) == 0) {
                 asked.add(dataset.pids.get(i));
                 queries.add(MatchQuery.request("profiles", ProfileDocument.of(dataset.pids.get(i), dataset.uid(i), null, 1,
-                        data, Instant.now(), names), MatchService.WEIGHTS));
+                        data, Instant.now(), names, TestAuth.numberKeys()), MatchService.WEIGHTS));
             }
         }
         findings.measured(Load.openLoop("GET /v1/profiles/{pid}/matches", options.rate(50), options.warmup(), options.duration(),

@@ -108,6 +108,7 @@ final class Cluster implements AutoCloseable {
             }
             environment.put("CASSANDRA_REPLICATION_FACTOR", "3");
             environment.put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
+            environment.put("PROFILE_STORE_NUMBER_KEYS", TestAuth.NUMBER_KEYS);
             environment.put("LOG_LEVEL", "WARN");
             var cluster = new Cluster(dir, stack, standby, environment, logs);
             try {

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.profilestore.ProfileStoreApplication;
 import io.profilestore.schema.PostgresSchema;
 import io.profilestore.testing.ChildClasspath;
+import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -128,6 +129,7 @@ class MigrateAuditOwnerIT {
         builder.command().addAll(List.of("migrate", TestStack.configPath()));
         var env = new HashMap<>(TestStack.endpoints().environment());
         env.put("POSTGRES_URL", schemaUrl());
+        env.put("PROFILE_STORE_NUMBER_KEYS", TestAuth.NUMBER_KEYS);
         env.putAll(environment);
         builder.environment().putAll(env);
         var process = builder.start();

@@ -11,6 +11,7 @@ import io.dropwizard.jetty.HttpConnectorFactory;
 import io.dropwizard.logging.common.AbstractAppenderFactory;
 import io.dropwizard.request.logging.LogbackAccessRequestLogFactory;
 import io.profilestore.ProfileStoreApplication;
+import io.profilestore.testing.TestAuth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,12 +91,15 @@ class CodeDefaultsTest {
     @Test
     void theCodesDefaultsAreTheBundledFilesButForTheLoggersAndTheDataCenters() throws Exception {
         var bootstrap = bootstrap();
-        var substitutor = new StringSubstitutor(key -> null);
+        // no variable set but the one a configuration with authentication on needs, the index's number key
+        var substitutor = new StringSubstitutor(
+                key -> "PROFILE_STORE_NUMBER_KEYS".equals(key) ? TestAuth.NUMBER_KEYS : null);
         substitutor.setValueDelimiter(":-");
         var bundled = bootstrap.getConfigurationFactoryFactory().create(ProfileStoreConfiguration.class,
                 bootstrap.getValidatorFactory().getValidator(), bootstrap.getObjectMapper(), "dw")
                 .build(new SubstitutingSourceProvider(new ResourceConfigurationSourceProvider(), substitutor),
                         "profile-store.yml");
+        bundled.search.numberKeys = "";
         var json = bootstrap.getObjectMapper();
 
         var differences = new ArrayList<String>();
@@ -126,9 +130,10 @@ class CodeDefaultsTest {
         return bootstrap;
     }
 
-    /** The file loaded and validated as the service loads one. */
+    /** The file loaded and validated as the service loads one, with the number key authentication on needs. */
     private ProfileStoreConfiguration load(String yaml) throws Exception {
-        var file = Files.writeString(temp.resolve("own.yml"), yaml);
+        var file = Files.writeString(temp.resolve("own.yml"),
+                "search:\n  numberKeys: " + TestAuth.NUMBER_KEYS + "\n" + yaml);
         var bootstrap = bootstrap();
         var validator = bootstrap.getValidatorFactory().getValidator();
         var config = bootstrap.getConfigurationFactoryFactory().create(ProfileStoreConfiguration.class, validator,

@@ -39,6 +39,7 @@ class ChartConfigTest {
     static final String RABBITMQ_URI = "amqps://profile-store:s3cret@profiles-mq:5671/%2F";
     static final String MOUNT = "/var/run/secrets/profile-store";
     static final Pattern REFERENCE = Pattern.compile("\\$\\{([^}]*)}");
+    static final String NUMBER_KEYS = "k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 
     @TempDir
     Path temp;
@@ -62,6 +63,8 @@ class ChartConfigTest {
         assertThat(config.users.checkTablesEvery.toSeconds())
                 .as("check-tables runs as a CronJob, not on the API's own schedule").isZero();
         assertThat(config.auth.enabled).isTrue();
+        assertThat(config.search.numberKeys).as("numbers reach the index hashed with the Secret's key")
+                .isEqualTo(NUMBER_KEYS);
         assertThat(config.cassandra.localDatacenter).isEqualTo("dc1");
         assertThat(config.rabbitmq.uri).isEqualTo(RABBITMQ_URI);
         // a password with quotes, colons and hashes comes through whole (it is a block scalar in the YAML)
@@ -94,6 +97,30 @@ class ChartConfigTest {
                 assertThat(index.shards).isEqualTo(1);
                 assertThat(index.replicas).isEqualTo(0);
             }
+        }
+    }
+
+    /** The API, the indexer, the Jobs and the CronJobs all hash numbers: each mounts the key its ConfigMap reads. */
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void everyPodMountsTheNumberKeys(Values values) {
+        var docs = Charts.documents(values);
+        var pods = new ArrayList<com.fasterxml.jackson.databind.JsonNode>();
+        for (var kind : java.util.List.of("Deployment", "Job", "CronJob")) {
+            Charts.ofKind(docs, kind).forEach(d -> pods.add(d.findValue("template").path("spec")));
+        }
+        assertThat(pods).as("the release's pods").hasSizeGreaterThan(3);
+        for (var pod : pods) {
+            var numberKeys = new ArrayList<String>();
+            for (var source : pod.path("volumes").findValue("projected").path("sources")) {
+                source.path("secret").path("items").forEach(item -> {
+                    if (item.path("path").asText().equals("search/number-keys")) {
+                        numberKeys.add(source.path("secret").path("name").asText() + "/" + item.path("key").asText());
+                    }
+                });
+            }
+            assertThat(numberKeys).as("%s", pod.path("containers").path(0).path("name"))
+                    .containsExactly("profile-store-number-keys/keys");
         }
     }
 
@@ -313,6 +340,7 @@ class ChartConfigTest {
             case "elasticsearch/username" -> "profile-store";
             case "elasticsearch/api-key" -> "ZmFrZTprZXk=";
             case "search/cursor-key" -> "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+            case "search/number-keys" -> NUMBER_KEYS;
             default -> AWKWARD_PASSWORD;
         };
     }

@@ -46,7 +46,7 @@ class IndexerFailureIT {
         volatile long failUntilNanos = System.nanoTime();
 
         FailingDocuments(Wiring parts) {
-            super(parts.profiles(), NameNormalizer.standard(), Api.JSON);
+            super(parts.profiles(), NameNormalizer.standard(), Api.JSON, parts.numberKeys());
         }
 
         @Override

@@ -17,11 +17,12 @@ class MatchQueryTest {
 
     static final NameNormalizer NAMES = NameNormalizer.standard();
     static final ObjectMapper JSON = new ObjectMapper();
+    static final NumberKeys KEYS = NumberKeys.parse("k1:" + "a".repeat(43) + "=");
     static final UUID PID = UUID.randomUUID();
     static final UUID UID = UUID.randomUUID();
 
     static ProfileDocument profile(String data) throws Exception {
-        return ProfileDocument.of(PID, UID, null, 3, JSON.readTree(data), Instant.now(), NAMES);
+        return ProfileDocument.of(PID, UID, null, 3, JSON.readTree(data), Instant.now(), NAMES, KEYS);
     }
 
     /** The named grounds of the query, each with the clauses it holds. */
@@ -42,8 +43,11 @@ class MatchQueryTest {
 
         assertThat(grounds(query)).containsExactly("document", "phone", "email", "name-and-birth-date");
         assertThat(query.path("bool").path("minimum_should_match").asText()).isEqualTo("1");
-        assertThat(query.toString()).contains("\"79123456789\"", "\"4507123456\"", "\"anna.ivanova@example.com\"",
-                "\"1985-04-12\"");
+        // the numbers and the e-mail as the index holds them, keyed hashes, never in clear
+        assertThat(query.toString()).contains(KEYS.hashes(NumberKeys.Kind.PHONE, "79123456789").get(0),
+                KEYS.hashes(NumberKeys.Kind.DOCUMENT, "4507123456").get(0),
+                KEYS.hashes(NumberKeys.Kind.EMAIL, "anna.ivanova@example.com").get(0), "\"1985-04-12\"");
+        assertThat(query.toString()).doesNotContain("79123456789", "4507123456", "anna.ivanova");
         // the names by their keys, exactly (not as prefixes): Иванова meets Ivanova
         var name = query.path("bool").path("should").get(3).path("constant_score").path("filter").path("bool").path("filter");
         assertThat(name.get(0).path("terms").path("surnameKey").get(0).asText())

@@ -13,6 +13,7 @@ import io.profilestore.ProfileStoreApplication;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.SearchApi;
+import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -242,7 +243,7 @@ class PointInTimeIT {
                 Numbers.phone(phone).orElseThrow(), null, null);
 
         var hits = TestStack.backends().elasticsearch().search(SearchQuery.request(
-                TestStack.configuration().elasticsearch.indexAlias, criteria, 20, null),
+                TestStack.configuration().elasticsearch.indexAlias, criteria, TestAuth.numberKeys(), 20, null),
                 JsonNode.class).hits().hits();
 
         assertThat(hits).hasSize(1);

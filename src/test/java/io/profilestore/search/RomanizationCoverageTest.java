@@ -60,7 +60,7 @@ class RomanizationCoverageTest {
     /** The surname typed alone into the one box, its query read as Elasticsearch would against the name's keys. */
     static boolean inTheBox(String typed, List<String> keys) {
         var criteria = new SearchCriteria(null, null, null, null, null, null, TypedQuery.parse(typed, NORMALIZER));
-        var query = SearchQueryTest.json(SearchQuery.query(criteria));
+        var query = SearchQueryTest.json(SearchQuery.query(criteria, MatchQueryTest.KEYS));
         return QueryMatcher.matches(query, Map.of("surnameKey", keys));
     }
 

@@ -18,6 +18,7 @@ class SearchQueryTest {
 
     static final NameNormalizer NAMES = NameNormalizer.standard();
     static final ObjectMapper JSON = new ObjectMapper();
+    static final NumberKeys KEYS = MatchQueryTest.KEYS;
 
     static JsonNode json(JsonpSerializable request) {
         try {
@@ -54,7 +55,7 @@ class SearchQueryTest {
 
     @Test
     void aSurnameIsAPrefixOfAnyOfItsRomanizationsAndScoresMoreAsTyped() {
-        var query = json(SearchQuery.query(surname("shcherb")));
+        var query = json(SearchQuery.query(surname("shcherb"), KEYS));
 
         assertThat(readings(query.path("bool").path("must").path(0), "surnameKey"))
                 .as("shch is щ or шх, as typed (scores 2); read as keys of the Cyrillic layout, ирсруки (scores 1)")
@@ -63,8 +64,8 @@ class SearchQueryTest {
 
     @Test
     void ёIsAskedForAsЕ() {
-        var withЁ = readings(json(SearchQuery.query(surname("Семёнов"))).path("bool").path("must").path(0), "surnameKey");
-        var withЕ = readings(json(SearchQuery.query(surname("Семенов"))).path("bool").path("must").path(0), "surnameKey");
+        var withЁ = readings(json(SearchQuery.query(surname("Семёнов"), KEYS)).path("bool").path("must").path(0), "surnameKey");
+        var withЕ = readings(json(SearchQuery.query(surname("Семенов"), KEYS)).path("bool").path("must").path(0), "surnameKey");
 
         // as typed, that is: with the other layout ё and е are other keys (` and t), and read otherwise
         assertThat(withЁ.get(0)).isEqualTo(withЕ.get(0)).isEqualTo("2.0 [[сиемиенов]]");
@@ -72,7 +73,7 @@ class SearchQueryTest {
 
     @Test
     void aNameTypedWithTheWrongLayoutIsAlsoAskedForInTheOther() {
-        var query = json(SearchQuery.query(typed("Bdfyjd")));
+        var query = json(SearchQuery.query(typed("Bdfyjd"), KEYS));
 
         var readings = query.path("bool").path("must").path(0).path("dis_max").path("queries");
         assertThat(readings).hasSize(2);
@@ -91,7 +92,7 @@ class SearchQueryTest {
 
     @Test
     void aWholeSurnameAndTheLettersAsTypedScoreMore() {
-        var bonuses = json(SearchQuery.query(typed("Bdfyjd"))).path("bool").path("should");
+        var bonuses = json(SearchQuery.query(typed("Bdfyjd"), KEYS)).path("bool").path("should");
 
         assertThat(bonuses.path(0).findValues("term")).as("a whole surname key, in either reading")
                 .extracting(term -> term.path("surnameKey").path("value").asText())
@@ -105,26 +106,46 @@ class SearchQueryTest {
     void numbersAndTheBirthDateFilterExactly() {
         var criteria = new SearchCriteria(null, null, null, LocalDate.of(1985, 3, 7), "79123456789", "4500123456", null);
 
-        var bool = json(SearchQuery.query(criteria)).path("bool");
+        var bool = json(SearchQuery.query(criteria, KEYS)).path("bool");
 
         assertThat(bool.has("must")).as("nothing to score").isFalse();
+        // numbers by their keyed hashes only: the request, like the index, holds no number
         assertThat(bool.path("filter").toString()).isEqualTo("[{\"term\":{\"birthDate\":{\"value\":\"1985-03-07\"}}},"
-                + "{\"term\":{\"phones\":{\"value\":\"79123456789\"}}},"
-                + "{\"term\":{\"documents\":{\"value\":\"4500123456\"}}}]");
+                + "{\"terms\":{\"phoneHashes\":[\"" + KEYS.hashes(NumberKeys.Kind.PHONE, "79123456789").get(0) + "\"]}},"
+                + "{\"terms\":{\"documentHashes\":[\"" + KEYS.hashes(NumberKeys.Kind.DOCUMENT, "4500123456").get(0)
+                + "\"]}}]");
+        assertThat(bool.toString()).doesNotContain("79123456789", "4500123456");
+    }
+
+    @Test
+    void duringARotationANumberIsAskedForUnderEveryKey() {
+        var rotating = NumberKeys.parse("k2:" + "b".repeat(43) + "=,k1:" + "a".repeat(43) + "=");
+        var criteria = new SearchCriteria(null, null, null, null, "79123456789", null, TypedQuery.parse("a@b.example", NAMES));
+
+        var filter = json(SearchQuery.query(criteria, rotating)).path("bool").path("filter");
+
+        var phones = filter.get(0).path("terms").path("phoneHashes");
+        assertThat(phones).hasSize(2);
+        assertThat(phones.get(0).asText()).startsWith("k2:");
+        // the old key's hash is the very one a document indexed with the old key alone holds
+        assertThat(phones.get(1).asText()).isEqualTo(KEYS.hashes(NumberKeys.Kind.PHONE, "79123456789").get(0));
+        assertThat(filter.get(1).path("terms").path("emailHashes")).hasSize(2);
+        assertThat(filter.toString()).doesNotContain("a@b.example");
     }
 
     @Test
     void aTypedNumberIsAPhoneOrADocument() {
-        var filter = json(SearchQuery.query(typed("+7 912 345-67-89"))).path("bool").path("filter");
+        var filter = json(SearchQuery.query(typed("+7 912 345-67-89"), KEYS)).path("bool").path("filter");
 
         assertThat(filter.toString()).isEqualTo("[{\"bool\":{\"minimum_should_match\":\"1\",\"should\":["
-                + "{\"term\":{\"phones\":{\"value\":\"79123456789\"}}},"
-                + "{\"term\":{\"documents\":{\"value\":\"79123456789\"}}}]}}]");
+                + "{\"terms\":{\"phoneHashes\":[\"" + KEYS.hashes(NumberKeys.Kind.PHONE, "79123456789").get(0) + "\"]}},"
+                + "{\"terms\":{\"documentHashes\":[\"" + KEYS.hashes(NumberKeys.Kind.DOCUMENT, "79123456789").get(0)
+                + "\"]}}]}}]");
     }
 
     @Test
     void aPageAsksForOneHitMoreInATotalOrderAndOnlyTheFieldsAHitAnswersWith() {
-        var request = json(SearchQuery.request("profiles", surname("Иванов"), 20, null));
+        var request = json(SearchQuery.request("profiles", surname("Иванов"), KEYS, 20, null));
 
         assertThat(request.path("size").asInt()).isEqualTo(21);
         assertThat(request.path("track_total_hits").asBoolean(true)).isFalse();
@@ -142,7 +163,7 @@ class SearchQueryTest {
         var lastHit = List.of(FieldValue.of(3.5), FieldValue.NULL, FieldValue.of("0b7f6c1e-3a5d-4c1e-9f0a-2b3c4d5e6f70"));
         var cursor = PageCursor.decode(new PageCursor(lastHit).encode());
 
-        var request = json(SearchQuery.request("profiles", surname("Иванов"), 20, cursor.after()));
+        var request = json(SearchQuery.request("profiles", surname("Иванов"), KEYS, 20, cursor.after()));
 
         assertThat(request.path("search_after").toString())
                 .as("score, a hit without a name (sorted last), pid")
@@ -152,7 +173,7 @@ class SearchQueryTest {
     @Test
     void aWholeSurnameAsTheWordReadsScoresMoreThanThroughAnotherRomanization() {
         // Strelcov is Стрельцов (c is ц in ISO 9) and, read informally, Стрелков: the likelier reading ranks first
-        var exact = json(SearchQuery.query(typed("Strelcov"))).path("bool").path("should").path(0);
+        var exact = json(SearchQuery.query(typed("Strelcov"), KEYS)).path("bool").path("should").path(0);
 
         var boosts = new ArrayList<String>();
         for (var key : exact.path("dis_max").path("queries")) {

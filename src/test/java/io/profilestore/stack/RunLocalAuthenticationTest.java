@@ -7,8 +7,11 @@ import io.profilestore.auth.AuthSettings;
 import io.profilestore.auth.BearerAuthenticator;
 import io.profilestore.auth.Caller;
 import io.profilestore.auth.Role;
+import io.profilestore.search.NumberKeys;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -71,6 +74,23 @@ class RunLocalAuthenticationTest {
         assertThatThrownBy(() -> RunLocal.authentication("true", new LocalKeys(stack), stack.resolve("profile-store"),
                 stack.resolve("missing.yml").toString(), false, properties::put, said::add))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("PROFILE_STORE_API_KEYS_FILE");
+    }
+
+    @Test
+    void theStackKeepsAKeyForNumbersOfItsOwnUnlessOneIsGiven() throws Exception {
+        RunLocal.numberKeys(null, new LocalKeys(stack), properties::put);
+        String made = properties.get("dw.search.numberKeys");
+        assertThat(NumberKeys.parse(made).ids()).containsExactly("local");
+        assertThat(Files.getPosixFilePermissions(stack.resolve(LocalKeys.NUMBER_KEYS_FILE)))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+
+        properties.clear();
+        RunLocal.numberKeys(" ", new LocalKeys(stack), properties::put);
+        assertThat(properties.get("dw.search.numberKeys")).as("the same key on the next run").isEqualTo(made);
+
+        properties.clear();
+        RunLocal.numberKeys("k1:" + "a".repeat(43) + "=", new LocalKeys(stack), properties::put);
+        assertThat(properties).as("the given key is the configuration's, not overridden").isEmpty();
     }
 
     @Test

@@ -48,10 +48,17 @@ public final class ApplicationCommand {
      * beyond the basics, so that the configuration's defaults are what it gets.
      */
     public static Result runBare(Duration timeout, String... arguments) throws IOException, InterruptedException {
+        return runBare(Map.of(), timeout, arguments);
+    }
+
+    /** The same, with these variables too. */
+    public static Result runBare(Map<String, String> environment, Duration timeout, String... arguments)
+            throws IOException, InterruptedException {
         var command = ChildClasspath.javaCommand(ProfileStoreApplication.class.getName());
         command.addAll(List.of(arguments));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().keySet().retainAll(List.of("PATH", "HOME", "LANG"));
+        builder.environment().putAll(environment);
         var process = builder.start();
         var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -73,6 +80,7 @@ public final class ApplicationCommand {
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(TestStack.endpoints().environment());
         builder.environment().put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
+        builder.environment().put("PROFILE_STORE_NUMBER_KEYS", TestAuth.NUMBER_KEYS);
         builder.environment().putAll(environment);
         // beside the instances' logs: the log scan after the tests reads them too
         Path logs = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "instance-logs");

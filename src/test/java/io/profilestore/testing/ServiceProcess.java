@@ -63,6 +63,7 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("PROFILE_STORE_ADMIN_PORT", Integer.toString(adminPort));
         env.put("PROFILE_STORE_BIND_HOST", "127.0.0.1");
         env.put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
+        env.put("PROFILE_STORE_NUMBER_KEYS", TestAuth.NUMBER_KEYS);
         env.putAll(TestStack.peopleUnlimitedEnvironment());
         if (clockOffset != null) {
             // every clock moves by the same offset; leaving the monotonic one alone (DONT_FAKE_MONOTONIC)

@@ -58,6 +58,14 @@ public final class TestAuth {
     }
 
     /** RFC 9068's type of an access token, which the service asks for by default (auth.jwt.tokenTypes). */
+    /** The tests' key for numbers in the index (search.numberKeys): 32 bytes, written here like the keys above. */
+    public static final String NUMBER_KEYS = "test:dGVzdHMnIGtleSBmb3IgbnVtYmVycyBpbiB0aGUgaW5kZXgh";
+
+    /** The keys {@link #NUMBER_KEYS} gives, to build what the service sends to Elasticsearch. */
+    public static io.profilestore.search.NumberKeys numberKeys() {
+        return io.profilestore.search.NumberKeys.parse(NUMBER_KEYS);
+    }
+
     public static final JOSEObjectType ACCESS_TOKEN = new JOSEObjectType("at+jwt");
 
     private static Path keysFile;

@@ -236,6 +236,7 @@ public final class TestStack {
         values.put("auth.jwt.issuer", TestAuth.ISSUER);
         values.put("auth.jwt.audience", TestAuth.AUDIENCE);
         values.put("auth.jwt.machineClients", TestAuth.MACHINE_CLIENT);
+        values.put("search.numberKeys", TestAuth.NUMBER_KEYS);
         values.putAll(PEOPLE_UNLIMITED);
         values.putAll(own);
         var overrides = new ArrayList<ConfigOverride>();
@@ -252,10 +253,14 @@ public final class TestStack {
     /** The service's own configuration file, pointed at the stack. */
     public static ProfileStoreConfiguration configuration() {
         try {
+            // the tests' number key, as the service's environment would give it: with auth on, it is required
+            var environment = new EnvironmentVariableSubstitutor(false);
+            environment.setVariableResolver(name -> "PROFILE_STORE_NUMBER_KEYS".equals(name) ? TestAuth.NUMBER_KEYS
+                    : System.getenv(name));
             var config = new YamlConfigurationFactory<>(ProfileStoreConfiguration.class, Validators.newValidator(),
                     Jackson.newObjectMapper(), "profile-store-test")
                     .build(new SubstitutingSourceProvider(new FileOrClasspathConfigurationSourceProvider(),
-                            new EnvironmentVariableSubstitutor(false)), CONFIG);
+                            environment), CONFIG);
             var endpoints = endpoints();
             config.cassandra.contactPoints = endpoints.cassandraContactPoints();
             config.cassandra.localDatacenter = endpoints.cassandraDatacenter();
