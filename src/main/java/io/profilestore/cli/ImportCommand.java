@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.jackson.Jackson;
 import io.profilestore.api.JsonFormat;
 import io.profilestore.audit.AuditEntry;
+import io.profilestore.auth.Role;
 import io.profilestore.backends.Backends;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.profiles.Documents;
@@ -62,6 +63,14 @@ public class ImportCommand extends BackendsCommand {
     @Override
     protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
             MetricRegistry metrics) throws Exception {
+        CommandActor.Actor actor;
+        try {
+            actor = CommandActor.of(config.auth, System.getenv(CommandActor.TOKEN), Role.ADMIN, "import",
+                    System.getProperty("user.name"));
+        } catch (CommandActor.Refused refused) {
+            System.out.println(refused.getMessage());
+            return false;
+        }
         try (ImportSource source = source(namespace)) {
             Path checkpointFile = checkpointFile(namespace);
             String base = checkpointFile.toString().replaceAll("\\.checkpoint$", "");
@@ -79,7 +88,7 @@ public class ImportCommand extends BackendsCommand {
             // on the trail before anything is written (PostgreSQL down: the import does not start), its outcome after
             var wiring = wiring(config, backends, metrics);
             var trail = wiring.audit();
-            long audited = trail.record(new AuditEntry(null, null, System.getProperty("user.name"), "COMMAND", List.of(),
+            long audited = trail.record(new AuditEntry(null, null, actor.name(), actor.kind(), actor.roles(),
                     "import command", "import from " + identity + (checkpoint.done > 0 ? ", resumed after record "
                             + checkpoint.done : ""), List.of(), null));
             boolean done = importAndVerify(wiring, namespace, config, source, checkpoint, checkpointFile, base, rejects);

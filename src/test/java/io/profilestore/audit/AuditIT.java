@@ -10,6 +10,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
+import io.profilestore.cli.CommandActor;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.stack.LocalStack.Service;
 import io.profilestore.testing.Api;
@@ -175,14 +176,39 @@ class AuditIT {
                 .contains("test-operator (API_KEY operator) GET /v1/profiles/{pid}")
                 .contains("test-platform (API_KEY platform) POST /v1/profiles")
                 .contains("2 record(s)");
-        // reading the trail is recorded, by the command too: who ran it (the system's user) and what it asked
-        var reads = trail("actor=" + System.getProperty("user.name")).stream()
+        // reading the trail is recorded, by the command too: who ran it (the admin its credential proves, not the
+        // system's user), what it asked, and the profiles the records it printed name
+        var reads = trail("actor=test-admin").stream()
                 .filter(r -> r.path("action").asText().equals("audit command")
                         && r.path("request").asText().contains("--pid " + pid)).toList();
         assertThat(reads).singleElement().satisfies(r -> {
-            assertThat(r.path("actorKind").asText()).isEqualTo("COMMAND");
+            assertThat(r.path("actorKind").asText()).isEqualTo("API_KEY");
+            assertThat(r.path("roles").toString()).isEqualTo("[\"admin\"]");
+            assertThat(r.path("pids").toString()).isEqualTo("[\"" + pid + "\"]");
             assertThat(r.path("status").asInt()).isEqualTo(200);
         });
+    }
+
+    @Test
+    void theAuditCommandRunsOnlyForAnAdminItsCredentialProves() throws Exception {
+        var pid = platform.create("{}").pid();
+        var none = ApplicationCommand.start(Map.of(CommandActor.TOKEN, ""), "audit", TestStack.configPath(), "--pid",
+                pid.toString()).await(Duration.ofSeconds(90), "audit");
+        var operatorsKey = ApplicationCommand.start(Map.of(CommandActor.TOKEN, TestAuth.OPERATOR), "audit",
+                TestStack.configPath(), "--pid", pid.toString()).await(Duration.ofSeconds(90), "audit");
+        var forged = ApplicationCommand.start(Map.of(CommandActor.TOKEN, TestAuth.ADMIN + "x"), "audit",
+                TestStack.configPath(), "--pid", pid.toString()).await(Duration.ofSeconds(90), "audit");
+
+        assertThat(none.exitCode()).isEqualTo(1);
+        assertThat(none.output()).contains("give your API key or access token in " + CommandActor.TOKEN)
+                .doesNotContain("record(s)");
+        assertThat(operatorsKey.exitCode()).isEqualTo(1);
+        assertThat(operatorsKey.output()).contains("test-operator does not hold the admin role").doesNotContain("record(s)");
+        assertThat(forged.exitCode()).isEqualTo(1);
+        assertThat(forged.output()).contains("is not accepted").doesNotContain(TestAuth.ADMIN);
+        // nothing was read, so nothing is recorded as read
+        assertThat(trail("pid=" + pid).stream().filter(r -> r.path("action").asText().equals("audit command")))
+                .isEmpty();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.profilestore.testing;
 
 import io.profilestore.ProfileStoreApplication;
+import io.profilestore.cli.CommandActor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,6 +82,8 @@ public final class ApplicationCommand {
         builder.environment().putAll(TestStack.endpoints().environment());
         builder.environment().put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
         builder.environment().put("PROFILE_STORE_NUMBER_KEYS", TestAuth.NUMBER_KEYS);
+        // who runs audit and import, as the trail records them: an admin's key, unless a test gives another
+        builder.environment().put(CommandActor.TOKEN, TestAuth.ADMIN);
         builder.environment().putAll(environment);
         // beside the instances' logs: the log scan after the tests reads them too
         Path logs = Path.of(System.getProperty("profileStore.projectDir", "."), "target", "instance-logs");
