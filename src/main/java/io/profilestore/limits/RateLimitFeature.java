@@ -1,7 +1,10 @@
 package io.profilestore.limits;
 
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
@@ -10,8 +13,8 @@ import jakarta.ws.rs.core.FeatureContext;
 
 /**
  * Puts {@link RateLimitFilter} on the limited routes: every GET of the API ({@code /v1/...}: profiles, users,
- * merges, the audit trail, the caller itself) as a read, and GET and POST {@code /v1/search} as a search. Writes
- * are not limited. It runs after authentication and the roles' check (a caller refused those gets 401 or 403, and
+ * merges, the audit trail, the caller itself) as a read, GET and POST {@code /v1/search} as a search, and every other
+ * POST, PUT, PATCH and DELETE of {@code /v1} as a write (a refused write changes nothing). It runs after authentication and the roles' check (a caller refused those gets 401 or 403, and
  * spends no token) and before the audit's filter, so a refused look-up has no record: it showed nothing.
  */
 public final class RateLimitFeature implements DynamicFeature {
@@ -48,6 +51,11 @@ public final class RateLimitFeature implements DynamicFeature {
                 || method.isAnnotationPresent(LimitedAsSearch.class)) {
             return RequestKind.SEARCH;
         }
-        return get ? RequestKind.READ : null;
+        if (get) {
+            return RequestKind.READ;
+        }
+        boolean change = method.isAnnotationPresent(POST.class) || method.isAnnotationPresent(PUT.class)
+                || method.isAnnotationPresent(PATCH.class) || method.isAnnotationPresent(DELETE.class);
+        return change ? RequestKind.WRITE : null;
     }
 }

@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.Response;
  * Takes a token of the caller's bucket before a limited request runs; with none left, answers 429
  * {@code rate-limited} with {@code Retry-After} (whole seconds until the next token, at least 1) at once. The
  * resource never runs, so the answer carries nothing of it (no ETag), and shows nothing that would need an audit
- * record. Registered by {@link RateLimitFeature} on reads and searches only.
+ * record. Registered by {@link RateLimitFeature} on reads, searches and writes.
  */
 final class RateLimitFilter implements ContainerRequestFilter {
 
@@ -38,13 +38,21 @@ final class RateLimitFilter implements ContainerRequestFilter {
         }
     }
 
+    private static String plural(RequestKind kind) {
+        return switch (kind) {
+            case READ -> "reads";
+            case SEARCH -> "searches";
+            case WRITE -> "writes";
+        };
+    }
+
     static Response refusal(RequestKind kind, long retryAfterSeconds) {
         return Response.status(429)
                 .header("Retry-After", Long.toString(retryAfterSeconds))
                 .type(Problem.MEDIA)
                 .entity(Problem.of(429, "rate-limited", "Too many requests",
-                        "this credential's " + (kind == RequestKind.SEARCH ? "searches" : "reads")
-                                + " are past their rate limit; retry after Retry-After seconds"))
+                        "this credential's " + plural(kind) + " are past their rate limit; retry after Retry-After "
+                                + "seconds" + (kind == RequestKind.WRITE ? "; nothing was changed" : "")))
                 .build();
     }
 }

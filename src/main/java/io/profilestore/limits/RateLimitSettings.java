@@ -19,10 +19,18 @@ import java.util.Map;
 public class RateLimitSettings {
 
     /**
+     * A person's changes: an editor saves a profile after reading and changing it, a minute's work, and an admin merges
+     * one pair at a time after comparing them; a burst for a few quick fixes in a row. Declared first: every
+     * RoleLimits made below starts from it.
+     */
+    static final Limit PEOPLES_WRITES = new Limit(0.5, 20);
+
+    /**
      * The processing platform: far above what it asks (the benchmark drives 500 reads and 50 searches a second with
      * one key, and about 650 searches a second closed loop), so that only a runaway loop meets the limit.
      */
-    static final RoleLimits PLATFORM = new RoleLimits(new Limit(5_000, 10_000), new Limit(5_000, 10_000));
+    static final RoleLimits PLATFORM = new RoleLimits(new Limit(5_000, 10_000), new Limit(5_000, 10_000),
+            new Limit(5_000, 10_000));
 
     /**
      * People at a desk: a profile every half second on average, and a search a second (the console searches as one
@@ -30,7 +38,7 @@ public class RateLimitSettings {
      * forth. Paging through everyone stays slow: a page a second (20 hits at the default size, 100 at the largest),
      * each search audited.
      */
-    static final RoleLimits PEOPLE = new RoleLimits(new Limit(2, 60), new Limit(1, 30));
+    static final RoleLimits PEOPLE = new RoleLimits(new Limit(2, 60), new Limit(1, 30), PEOPLES_WRITES.copy());
 
     /** By role name ({@code platform}, {@code operator}, ...): merged over the defaults. */
     @Valid
@@ -81,7 +89,7 @@ public class RateLimitSettings {
         }
     }
 
-    /** The limits of one role: its reads (every GET of /v1 but search) and its searches. */
+    /** The limits of one role: its reads (every GET of /v1 but search), its searches and its writes. */
     public static class RoleLimits {
 
         @Valid
@@ -94,20 +102,31 @@ public class RateLimitSettings {
         @JsonMerge
         public Limit searches;
 
+        /** A file written before writes were limited names reads and searches only: its roles get people's writes. */
+        @Valid
+        @NotNull
+        @JsonMerge
+        public Limit writes = PEOPLES_WRITES.copy();
+
         public RoleLimits() {
         }
 
-        RoleLimits(Limit reads, Limit searches) {
+        RoleLimits(Limit reads, Limit searches, Limit writes) {
             this.reads = reads;
             this.searches = searches;
+            this.writes = writes;
         }
 
         RoleLimits copy() {
-            return new RoleLimits(reads.copy(), searches.copy());
+            return new RoleLimits(reads.copy(), searches.copy(), writes.copy());
         }
 
         Limit of(RequestKind kind) {
-            return kind == RequestKind.SEARCH ? searches : reads;
+            return switch (kind) {
+                case READ -> reads;
+                case SEARCH -> searches;
+                case WRITE -> writes;
+            };
         }
     }
 

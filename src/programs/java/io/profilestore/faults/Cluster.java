@@ -8,6 +8,7 @@ import io.profilestore.stack.StackSettings;
 import io.profilestore.testing.ChildClasspath;
 import io.profilestore.testing.FreePorts;
 import io.profilestore.testing.TestAuth;
+import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,6 +110,8 @@ final class Cluster implements AutoCloseable {
             environment.put("CASSANDRA_REPLICATION_FACTOR", "3");
             environment.put("PROFILE_STORE_API_KEYS_FILE", TestAuth.keysFile().toString());
             environment.put("PROFILE_STORE_NUMBER_KEYS", TestAuth.NUMBER_KEYS);
+            // the workload merges as an editor, a person: at a person's pace its merges would mostly be refused 429
+            environment.putAll(TestStack.peopleUnlimitedEnvironment());
             environment.put("LOG_LEVEL", "WARN");
             var cluster = new Cluster(dir, stack, standby, environment, logs);
             try {

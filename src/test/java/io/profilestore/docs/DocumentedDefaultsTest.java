@@ -150,7 +150,7 @@ class DocumentedDefaultsTest {
                 }
             }
         }
-        assertThat(checked).as("rate limits checked").isEqualTo(16);
+        assertThat(checked).as("rate limits checked").isEqualTo(24);
         assertThat(wrong).as("rate limits the docs give wrongly").isEmpty();
     }
 

@@ -23,18 +23,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Limits per caller on a running service with authentication on: an operator's key past its tiny limits gets 429
  * rate-limited with Retry-After computed from its bucket and nothing of the resource, while another operator (a
- * JWT subject), the platform and writes go on; the metrics count people's outcomes together, never by name or token.
+ * JWT subject) and the platform go on, and a person's writes have a limit of their own; the metrics count people's outcomes together, never by name or token.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class RateLimitIT {
 
-    /** Operators: 2 reads, then one every 100 s; 1 search, then one every 50 s. */
+    /** Operators: 2 reads, then one every 100 s; 1 search, then one every 50 s. Editors: 2 writes, then one every 100 s. */
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(Map.of(
                     "limits.roles.operator.reads.ratePerSecond", "0.01",
                     "limits.roles.operator.reads.burst", "2",
                     "limits.roles.operator.searches.ratePerSecond", "0.02",
-                    "limits.roles.operator.searches.burst", "1")));
+                    "limits.roles.operator.searches.burst", "1",
+                    "limits.otherRoles.writes.ratePerSecond", "0.01",
+                    "limits.otherRoles.writes.burst", "2")));
 
     @Test
     void aCallerPastItsLimitIsAnswered429WithRetryAfter() {
@@ -76,6 +78,38 @@ class RateLimitIT {
                 .containsPattern("(?m)^rate_limit_requests_total\\{caller=\"person\",kind=\"search\",outcome=\"limited\"} 1(\\.0)?$")
                 .doesNotContain("test-operator").doesNotContain("anna.limits")
                 .doesNotContain(TestAuth.OPERATOR).doesNotContain("psk_");
+    }
+
+    /**
+     * A person's changes are limited too: a change answers with the whole profile, so {@code PATCH {}} at the version
+     * a 412 named would otherwise read profile after profile unlimited. Refused, it changes nothing and shows nothing.
+     */
+    @Test
+    void aPersonsWritesPastTheLimitAreRefusedAndChangeNothing() {
+        var platform = new Api(APP.getLocalPort()).as(TestAuth.PLATFORM);
+        UUID pid = platform.create("{\"surname\": \"Правкина\"}").pid();
+        var editor = new Api(APP.getLocalPort()).as(TestAuth.EDITOR);
+
+        assertThat(editor.put(pid, Api.etag(1), "{\"surname\": \"Правкина\", \"n\": 2}").status()).isEqualTo(200);
+        assertThat(editor.send("PATCH", "/v1/profiles/" + pid, "application/merge-patch+json", "{}",
+                Map.of("If-Match", Api.etag(2))).status()).isEqualTo(200);
+        var refused = editor.send("PATCH", "/v1/profiles/" + pid, "application/merge-patch+json", "{}",
+                Map.of("If-Match", Api.etag(3)));
+
+        Api.assertProblem(refused, 429, "rate-limited");
+        assertThat(refused.json().path("detail").asText()).contains("writes", "nothing was changed");
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(90L, 100L);
+        assertThat(refused.body()).doesNotContain("Правкина");
+        assertThat(refused.headers().firstValue("ETag")).isEmpty();
+        var now = platform.get(pid);
+        assertThat(now.json().path("version").asLong()).as("nothing changed").isEqualTo(3);
+        // the platform's writes, and the editor's searches, have buckets of their own (a read here would change the
+        // people's read counts the other test looks at)
+        assertThat(platform.put(pid, Api.etag(3), "{\"surname\": \"Правкина\"}").status()).isEqualTo(200);
+        assertThat(editor.send("POST", "/v1/search", "application/json", "{\"surname\": \"Правкина\"}", Map.of())
+                .status()).isEqualTo(200);
+        assertThat(scrape()).containsPattern(
+                "(?m)^rate_limit_requests_total\\{caller=\"person\",kind=\"write\",outcome=\"limited\"} 1(\\.0)?$");
     }
 
     private static String scrape() {

@@ -199,7 +199,7 @@ public final class TestStack {
     private static Map<String, String> peopleUnlimited() {
         var paths = new LinkedHashMap<String, String>();
         for (var role : List.of("roles.operator", "roles.admin", "otherRoles")) {
-            for (var kind : List.of("reads", "searches")) {
+            for (var kind : List.of("reads", "searches", "writes")) {
                 paths.put("limits." + role + "." + kind + ".ratePerSecond", "5000");
                 paths.put("limits." + role + "." + kind + ".burst", "10000");
             }
@@ -211,7 +211,7 @@ public final class TestStack {
     public static Map<String, String> peopleUnlimitedEnvironment() {
         var environment = new HashMap<String, String>();
         for (var role : List.of("OPERATOR", "ADMIN", "OTHER")) {
-            for (var kind : List.of("READS", "SEARCHES")) {
+            for (var kind : List.of("READS", "SEARCHES", "WRITES")) {
                 environment.put("PROFILE_STORE_LIMITS_" + role + "_" + kind + "_RATE", "5000");
                 environment.put("PROFILE_STORE_LIMITS_" + role + "_" + kind + "_BURST", "10000");
             }
