@@ -82,6 +82,9 @@ profiles:
 history:
   retention: {{ $c.history.retention }}
 
+audit:
+  retention: {{ $c.audit.retention }}
+
 changeStream:
   queue: {{ $c.changeStream.queue | quote }}
   maxAge: {{ $c.changeStream.maxAge | quote }}

@@ -11,6 +11,7 @@ import io.profilestore.api.JsonFormat;
 import io.profilestore.audit.AuditFilter;
 import io.profilestore.audit.AuditGroupWriter;
 import io.profilestore.audit.AuditOutcomeWriter;
+import io.profilestore.audit.AuditRetention;
 import io.profilestore.audit.HeadRefusal;
 import io.profilestore.audit.MachineLookUpWriter;
 import io.profilestore.audit.RequestIds;
@@ -73,6 +74,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The profile store: {@code server <config>} serves the API, {@code migrate <config>} applies the schema,
@@ -219,6 +221,10 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.jersey().register(new RequestIds());
         environment.jersey().register(new AuditFilter(lookUps, machineLookUps, outcomes));
         environment.jersey().register(new HeadRefusal());
+        // the trail's retention, enforced by every API instance hourly, the first sweep a minute after the start
+        var retention = new AuditRetention(backends.postgres(), environment.metrics());
+        environment.lifecycle().scheduledExecutorService("audit-retention", true).threads(1).build()
+                .scheduleWithFixedDelay(retention::sweepLogged, 1, 60, TimeUnit.MINUTES);
     }
 
     /** One health check per backing service; readiness asks Cassandra's quorum alone. */

@@ -14,6 +14,15 @@ import java.util.concurrent.TimeUnit;
  */
 public class AuditSettings {
 
+    /**
+     * How long a record of the trail is kept: older ones are removed by every API instance, hourly
+     * ({@link AuditRetention}). Five years by default; at least 30 days (the database refuses less), at most 20 years.
+     */
+    @NotNull
+    @MinDuration(value = 30, unit = TimeUnit.DAYS)
+    @MaxDuration(value = 7305, unit = TimeUnit.DAYS)
+    public Duration retention = Duration.days(1826);
+
     /** Records committed together at most (one INSERT of this many rows). */
     @Min(1)
     @Max(1_000)

@@ -47,7 +47,8 @@ public class MigrateCommand extends BackendsCommand {
             // run made as the service's role, without an owner of its own)
             String owner = settings.hasSeparateOwner() ? settings.migrationUser : null;
             AuditTrailOwner.check(asOwner, settings.user, owner);
-            postgres = PostgresSchema.migrate(asOwner, settings.user, settings.hasSeparateOwner());
+            postgres = PostgresSchema.migrate(asOwner, settings.user, settings.hasSeparateOwner(),
+                    config.audit.retention.toJavaDuration());
             AuditTrailOwner.check(asOwner, settings.user, owner);
         }
         var cassandra = CassandraSchema.migrate(config.cassandra);

@@ -22,13 +22,17 @@ public final class PostgresSchema {
     /**
      * @param asOwner connections of the role that owns (or is to own) the tables
      * @param serviceRole the role the service runs as
+     * @param auditRetention how long the audit trail is kept (audit.retention), written where the service's role cannot
+     *     change it
      */
-    public static Result migrate(DataSource asOwner, String serviceRole, boolean ownerOfItsOwn) {
+    public static Result migrate(DataSource asOwner, String serviceRole, boolean ownerOfItsOwn,
+            java.time.Duration auditRetention) {
         var result = Flyway.configure()
                 .dataSource(asOwner)
                 .locations(LOCATION)
                 // inside a string literal of afterMigrate.sql, which quotes it as an identifier itself (%I)
-                .placeholders(Map.of("serviceRole", serviceRole.replace("'", "''")))
+                .placeholders(Map.of("serviceRole", serviceRole.replace("'", "''"),
+                        "auditRetentionDays", Long.toString(auditRetention.toDays())))
                 .failOnMissingLocations(true)
                 // Flyway's lock as a session lock, not a transaction held open: CREATE INDEX CONCURRENTLY waits for
                 // every open transaction to end, Flyway's own included, and would wait for ever (V12)

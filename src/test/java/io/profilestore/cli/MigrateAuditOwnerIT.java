@@ -53,7 +53,8 @@ class MigrateAuditOwnerIT {
     void aTrailTheServicesRoleOwnsFromBeforeTheOwnerIsRefusedWithTheFix() throws Exception {
         // the tables made by the service's role, as migrate did before it had an owner of its own
         try (var asService = serviceRolePool()) {
-            PostgresSchema.migrate(asService, TestStack.endpoints().postgresUser(), false);
+            PostgresSchema.migrate(asService, TestStack.endpoints().postgresUser(), false,
+                    java.time.Duration.ofDays(1826));
         }
         assertThat(owner("audit_record")).isEqualTo(TestStack.endpoints().postgresUser());
 

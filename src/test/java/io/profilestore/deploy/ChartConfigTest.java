@@ -65,6 +65,8 @@ class ChartConfigTest {
         assertThat(config.auth.enabled).isTrue();
         assertThat(config.search.numberKeys).as("numbers reach the index hashed with the Secret's key")
                 .isEqualTo(NUMBER_KEYS);
+        assertThat(config.audit.retention.toJavaDuration()).as("the audit trail's retention")
+                .isEqualTo(Duration.ofDays(1826));
         assertThat(config.cassandra.localDatacenter).isEqualTo("dc1");
         assertThat(config.rabbitmq.uri).isEqualTo(RABBITMQ_URI);
         // a password with quotes, colons and hashes comes through whole (it is a block scalar in the YAML)

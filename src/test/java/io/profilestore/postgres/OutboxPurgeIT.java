@@ -163,7 +163,8 @@ class OutboxPurgeIT {
             statement.execute("DELETE FROM flyway_schema_history WHERE version IS NOT NULL AND version::int >= 12");
         }
 
-        PostgresSchema.migrate(owner, TestStack.configuration().postgres.user, true);
+        PostgresSchema.migrate(owner, TestStack.configuration().postgres.user, true,
+                TestStack.configuration().audit.retention.toJavaDuration());
 
         try (var connection = owner.getConnection(); var statement = connection.createStatement()) {
             assertThat(valid(statement)).as("built again").isTrue();
