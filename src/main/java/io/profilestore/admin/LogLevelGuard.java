@@ -1,7 +1,7 @@
 package io.profilestore.admin;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.api.Problem;
+import io.profilestore.support.ServletProblem;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -23,7 +23,6 @@ final class LogLevelGuard implements Filter {
 
     static final String TASK = "/log-level";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
@@ -54,8 +53,6 @@ final class LogLevelGuard implements Filter {
         var problem = Problem.of(400, "logger-refused", "Logger refused", "log-level may not raise " + named
                 + ": it, a logger under it or the root may print headers, bodies or credentials above INFO;"
                 + " it may be set to INFO, WARN, ERROR or OFF only");
-        response.setStatus(problem.status());
-        response.setContentType(Problem.MEDIA_TYPE);
-        JSON.writeValue(response.getOutputStream(), problem);
+        ServletProblem.send(response, problem);
     }
 }

@@ -2,13 +2,13 @@ package io.profilestore.admin;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.api.Problem;
 import io.profilestore.audit.AuditEntry;
 import io.profilestore.audit.AuditLog;
 import io.profilestore.audit.AuditUnavailableException;
 import io.profilestore.auth.Caller;
 import io.profilestore.auth.Role;
+import io.profilestore.support.ServletProblem;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -18,6 +18,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -29,7 +30,6 @@ import javax.sql.DataSource;
  */
 final class TaskAudit implements Filter {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final AuditLog trail;
     private final Meter failures;
@@ -78,9 +78,6 @@ final class TaskAudit implements Filter {
     private static void refuse(HttpServletResponse response) throws IOException {
         var problem = Problem.of(503, "audit-unavailable", "Service unavailable",
                 "the task cannot be recorded in the audit trail, so it is not run; retry shortly");
-        response.setStatus(problem.status());
-        response.setHeader("Retry-After", "1");
-        response.setContentType(Problem.MEDIA_TYPE);
-        JSON.writeValue(response.getOutputStream(), problem);
+        ServletProblem.send(response, problem, Map.of("Retry-After", "1"));
     }
 }

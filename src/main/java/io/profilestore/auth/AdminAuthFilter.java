@@ -1,8 +1,8 @@
 package io.profilestore.auth;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.profilestore.api.AdminPaths;
 import io.profilestore.api.Problem;
+import io.profilestore.support.ServletProblem;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -33,7 +33,6 @@ final class AdminAuthFilter implements Filter {
     /** Paths open without a token; everything else on the admin port, present or future, needs the admin role. */
     static final Set<String> OPEN = AdminPaths.OPEN;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final BearerAuthenticator authenticator;
 
@@ -132,11 +131,7 @@ final class AdminAuthFilter implements Filter {
     }
 
     private static void refuse(HttpServletResponse response, Problem problem) throws IOException {
-        response.setStatus(problem.status());
-        response.setContentType(Problem.MEDIA_TYPE);
-        if (problem.status() == 401) {
-            response.setHeader("WWW-Authenticate", "Bearer realm=\"" + Security.REALM + "\"");
-        }
-        JSON.writeValue(response.getOutputStream(), problem);
+        ServletProblem.send(response, problem, problem.status() == 401
+                ? Map.of("WWW-Authenticate", "Bearer realm=\"" + Security.REALM + "\"") : Map.of());
     }
 }
