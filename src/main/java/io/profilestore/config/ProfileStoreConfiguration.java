@@ -120,8 +120,9 @@ public class ProfileStoreConfiguration extends Configuration {
      */
     @JsonIgnore
     @ValidationMethod(message = "search.numberKeys is unset (PROFILE_STORE_NUMBER_KEYS): with authentication on, the "
-            + "index needs a key of its own for numbers; give k1: and the output of openssl rand -base64 32 "
-            + "(docs/security.md, Numbers in the index)")
+            + "index needs a key of its own for numbers: k1: and the output of openssl rand -base64 32, kept as "
+            + "long as the index (against the stack of ./run-local, the content of its number-keys file; docs/security.md, "
+            + "Numbers in the index)")
     public boolean isNumberKeyGiven() {
         return !auth.enabled || (search.numberKeys != null && !search.numberKeys.isBlank());
     }

@@ -69,8 +69,8 @@ public final class NumberKeys {
             int colon = entry.indexOf(':');
             String id = colon < 0 ? "" : entry.substring(0, colon);
             if (!ID.matcher(id).matches()) {
-                throw new IllegalArgumentException("each key must be written id:base64, with an id of 1 to 16 lower-case "
-                        + "letters and digits (entry " + (keys.size() + 1) + ")");
+                throw new IllegalArgumentException("each key must be written id:base64, with an id of 1 to 16 "
+                        + "lower-case letters and digits (entry " + (keys.size() + 1) + ")");
             }
             if (!ids.add(id)) {
                 throw new IllegalArgumentException("the key id " + id + " is given twice");

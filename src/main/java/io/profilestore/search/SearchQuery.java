@@ -62,8 +62,8 @@ public final class SearchQuery {
     }
 
     /**
-     * Name fields must match (prefix, in some reading); numbers and the date filter exactly, numbers by their hash under
-     * any of the keys (the index holds no number).
+     * Name fields must match (prefix, in some reading); numbers and the date filter exactly, numbers by their hash
+     * under any of the keys (the index holds no number).
      */
     public static Query query(SearchCriteria criteria, NumberKeys keys) {
         var bool = new BoolQuery.Builder();
@@ -149,7 +149,8 @@ public final class SearchQuery {
 
     /** Any of a value's hashes, one under each key: found whichever key indexed it. */
     static Query hashed(String field, List<String> hashes) {
-        return Query.of(q -> q.terms(t -> t.field(field).terms(v -> v.value(hashes.stream().map(FieldValue::of).toList()))));
+        var values = hashes.stream().map(FieldValue::of).toList();
+        return Query.of(q -> q.terms(t -> t.field(field).terms(v -> v.value(values))));
     }
 
     /** Some reading matches: each of its words begins one of the name's keys (prefix, on index_prefixes). */

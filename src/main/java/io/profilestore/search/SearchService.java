@@ -89,8 +89,8 @@ public class SearchService {
     private SearchPage page(SearchCriteria criteria, int limit, String cursor) {
         var after = cursor == null ? null : PageCursor.decode(cursor);
         try {
-            var hits = index.search(SearchQuery.request(index.alias(), criteria, keys, limit, after == null ? null : after.after()),
-                    ProfileDocument.class);
+            var hits = index.search(SearchQuery.request(index.alias(), criteria, keys, limit,
+                    after == null ? null : after.after()), ProfileDocument.class);
             var page = hits.subList(0, Math.min(limit, hits.size()));
             String next = hits.size() > limit ? new PageCursor(page.get(page.size() - 1).sort()).encode() : null;
             return new SearchPage(page.stream().map(Hit::source).toList(),

@@ -3,12 +3,11 @@ package io.profilestore.search;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dropwizard.util.Duration;
 import io.profilestore.support.StrippedText;
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
-/** How search pages are handed out. */
+/** How search pages are handed out, and the keys numbers are hashed with for the index. */
+@ReadableNumberKeys
 public class SearchSettings {
 
     /**
@@ -35,24 +34,4 @@ public class SearchSettings {
      */
     @JsonDeserialize(using = StrippedText.class)
     public String numberKeys = "";
-
-    /** Why the keys cannot be read, or null when they can (or are unset). */
-    String numberKeysProblem() {
-        if (numberKeys == null || numberKeys.isBlank()) {
-            return null;
-        }
-        try {
-            NumberKeys.parse(numberKeys);
-            return null;
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-    }
-
-    @ValidationMethod(message = "search.numberKeys cannot be read: each key is id:base64 (k1: and the output of openssl "
-            + "rand -base64 32), ids of lower-case letters and digits used once, keys of at least 32 bytes; the log does not show keys")
-    @JsonIgnore
-    public boolean isNumberKeysReadable() {
-        return numberKeysProblem() == null;
-    }
 }

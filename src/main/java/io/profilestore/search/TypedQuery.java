@@ -4,7 +4,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -99,7 +98,7 @@ public record TypedQuery(String input, List<NameWord> names, List<LocalDate> dat
                 dates.add(Numbers.date(word).get());
                 readAs.add(ordered("input", word, "as", "birthDate", "date", dates.get(dates.size() - 1).toString()));
             } else if (EMAIL.matcher(word).matches()) {
-                emails.add(word.toLowerCase(Locale.ROOT));
+                emails.add(ProfileDocument.email(word));
                 readAs.add(ordered("input", word, "as", "email", "email", emails.get(emails.size() - 1)));
             } else {
                 var readings = normalizer.queryReadings(word);

@@ -43,6 +43,7 @@ import io.profilestore.users.UserService;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one wiring of the service: every part built from the configuration and the open backends, the same way for the
@@ -103,7 +104,15 @@ public final class Wiring {
 
     /** The keys numbers are hashed with for the index: the indexer's and the search's must be the same. */
     public NumberKeys numberKeys() {
-        return numberKeys = once(numberKeys, () -> NumberKeys.configured(config.search.numberKeys));
+        return numberKeys = once(numberKeys, () -> {
+            var keys = NumberKeys.configured(config.search.numberKeys);
+            if (keys.development()) {
+                // allowed with authentication off only; said, so that a local run's index is not taken for a safe one
+                LoggerFactory.getLogger(Wiring.class).warn("numbers are hashed with the development key, written in "
+                        + "the source: set search.numberKeys (PROFILE_STORE_NUMBER_KEYS) for an index of your own");
+            }
+            return keys;
+        });
     }
 
     public AuditLog audit() {

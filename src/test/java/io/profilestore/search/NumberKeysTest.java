@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jersey.validation.Validators;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.UUID;
@@ -54,6 +55,22 @@ class NumberKeysTest {
         assertThatThrownBy(() -> NumberKeys.parse("k1:not base64!")).hasMessageContaining("not base64")
                 .hasMessageNotContaining("not base64!");
         assertThatThrownBy(() -> NumberKeys.parse(" ")).hasMessageContaining("no key");
+    }
+
+    @Test
+    void theConfigurationSaysWhyItsKeysCannotBeReadWithoutShowingThem() {
+        var settings = new SearchSettings();
+        String shortKey = Base64.getEncoder().encodeToString("thirty bytes, and not one more".getBytes());
+        settings.numberKeys = "k1:" + shortKey;
+
+        var violations = Validators.newValidator().validate(settings);
+
+        assertThat(violations).singleElement().satisfies(v -> assertThat(v.getMessage())
+                .isEqualTo("search.numberKeys cannot be read: the key k1 has 30 bytes; at least 32 are needed (openssl "
+                        + "rand -base64 32) (docs/security.md, Numbers in the index)")
+                .doesNotContain(shortKey));
+        settings.numberKeys = K2 + "," + K1;
+        assertThat(Validators.newValidator().validate(settings)).isEmpty();
     }
 
     @Test

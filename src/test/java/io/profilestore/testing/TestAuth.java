@@ -57,7 +57,6 @@ public final class TestAuth {
         TOKENS.values().forEach(PersonalData::note);
     }
 
-    /** RFC 9068's type of an access token, which the service asks for by default (auth.jwt.tokenTypes). */
     /** The tests' key for numbers in the index (search.numberKeys): 32 bytes, written here like the keys above. */
     public static final String NUMBER_KEYS = "test:dGVzdHMnIGtleSBmb3IgbnVtYmVycyBpbiB0aGUgaW5kZXgh";
 
@@ -66,6 +65,7 @@ public final class TestAuth {
         return io.profilestore.search.NumberKeys.parse(NUMBER_KEYS);
     }
 
+    /** RFC 9068's type of an access token, which the service asks for by default (auth.jwt.tokenTypes). */
     public static final JOSEObjectType ACCESS_TOKEN = new JOSEObjectType("at+jwt");
 
     private static Path keysFile;
