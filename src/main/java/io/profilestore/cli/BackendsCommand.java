@@ -43,6 +43,9 @@ abstract class BackendsCommand extends ConfiguredCommand<ProfileStoreConfigurati
     @Override
     protected final void run(Bootstrap<ProfileStoreConfiguration> bootstrap, Namespace namespace,
             ProfileStoreConfiguration config) throws Exception {
+        if (!mayStart(namespace, config)) {
+            System.exit(1);
+        }
         var metrics = bootstrap.getMetricRegistry();
         boolean settled;
         try (var backends = Backends.open(config.backends(), metrics, "profile-store-" + getName())) {
@@ -51,6 +54,14 @@ abstract class BackendsCommand extends ConfiguredCommand<ProfileStoreConfigurati
         if (!settled) {
             System.exit(1);
         }
+    }
+
+    /**
+     * Whether the command may run at all, asked before any backing service is opened: false, it has said why (on
+     * the standard error) and exits 1.
+     */
+    protected boolean mayStart(Namespace namespace, ProfileStoreConfiguration config) {
+        return true;
     }
 
     /** The service's one wiring, over the command's backends, with the API's JSON. */

@@ -47,7 +47,8 @@ public final class CommandActor {
         }
         var caller = BearerAuthenticator.of(auth).authenticate(token.strip());
         if (caller.isEmpty()) {
-            throw new Refused(command + ": the credential in " + TOKEN + " is not accepted (unknown, revoked or expired)");
+            throw new Refused(command + ": the credential in " + TOKEN
+                    + " is not accepted (unknown, revoked or expired)");
         }
         if (!caller.get().has(needed)) {
             throw new Refused(command + ": " + caller.get().name() + " does not hold the " + needed.roleName()

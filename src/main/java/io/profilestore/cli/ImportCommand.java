@@ -38,6 +38,9 @@ public class ImportCommand extends BackendsCommand {
     /** The source database's password: from the environment, never the command line (which `ps` shows). */
     static final String JDBC_PASSWORD = "PROFILE_STORE_IMPORT_JDBC_PASSWORD";
 
+    /** Who runs this import, once {@link #mayStart} has checked the credential. */
+    private CommandActor.Actor actor;
+
     public ImportCommand() {
         super("import", "Imports profiles from NDJSON or a SQL query, keeping their ids (resumable; verified)",
                 new Switch("--no-index", "noIndex", "leave the index as it is (run reindex yourself later)"));
@@ -60,17 +63,22 @@ public class ImportCommand extends BackendsCommand {
                 .help("profiles written at once (default 128)");
     }
 
+    /** Who runs the import, as the trail records it: asked before anything is opened or read. */
     @Override
-    protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
-            MetricRegistry metrics) throws Exception {
-        CommandActor.Actor actor;
+    protected boolean mayStart(Namespace namespace, ProfileStoreConfiguration config) {
         try {
             actor = CommandActor.of(config.auth, System.getenv(CommandActor.TOKEN), Role.ADMIN, "import",
                     System.getProperty("user.name"));
+            return true;
         } catch (CommandActor.Refused refused) {
-            System.out.println(refused.getMessage());
+            System.err.println(refused.getMessage());
             return false;
         }
+    }
+
+    @Override
+    protected boolean run(Backends backends, Namespace namespace, ProfileStoreConfiguration config,
+            MetricRegistry metrics) throws Exception {
         try (ImportSource source = source(namespace)) {
             Path checkpointFile = checkpointFile(namespace);
             String base = checkpointFile.toString().replaceAll("\\.checkpoint$", "");

@@ -192,6 +192,7 @@ class AuditIT {
     @Test
     void theAuditCommandRunsOnlyForAnAdminItsCredentialProves() throws Exception {
         var pid = platform.create("{}").pid();
+        var started = Instant.now().minusSeconds(1);
         var none = ApplicationCommand.start(Map.of(CommandActor.TOKEN, ""), "audit", TestStack.configPath(), "--pid",
                 pid.toString()).await(Duration.ofSeconds(90), "audit");
         var operatorsKey = ApplicationCommand.start(Map.of(CommandActor.TOKEN, TestAuth.OPERATOR), "audit",
@@ -206,9 +207,17 @@ class AuditIT {
         assertThat(operatorsKey.output()).contains("test-operator does not hold the admin role").doesNotContain("record(s)");
         assertThat(forged.exitCode()).isEqualTo(1);
         assertThat(forged.output()).contains("is not accepted").doesNotContain(TestAuth.ADMIN);
-        // nothing was read, so nothing is recorded as read
-        assertThat(trail("pid=" + pid).stream().filter(r -> r.path("action").asText().equals("audit command")))
-                .isEmpty();
+        // nothing was read, so nothing is recorded: no run of the command since the test began asked for this pid (a
+        // refused run would have shown no pids, so it is looked for by what it asked)
+        var since = trail("from=" + started + "&limit=1000");
+        assertThat(since).as("the trail since the test began").isNotEmpty();
+        assertThat(since.stream().filter(r -> r.path("action").asText().equals("audit command")
+                && r.path("request").asText().contains("--pid " + pid))).isEmpty();
+        // while an admin's run is recorded by the same query
+        assertThat(ApplicationCommand.run(Duration.ofSeconds(90), "audit", TestStack.configPath(), "--pid",
+                pid.toString()).exitCode()).isZero();
+        assertThat(trail("from=" + started + "&limit=1000").stream().filter(r -> r.path("action").asText()
+                .equals("audit command") && r.path("request").asText().contains("--pid " + pid))).hasSize(1);
     }
 
     @Test

@@ -10,11 +10,13 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.profilestore.ProfileStoreApplication;
+import io.profilestore.cli.CommandActor;
 import io.profilestore.config.ProfileStoreConfiguration;
 import io.profilestore.testing.Api;
 import io.profilestore.testing.ApplicationCommand;
 import io.profilestore.testing.SearchApi;
 import io.profilestore.testing.Stores;
+import io.profilestore.testing.TestAuth;
 import io.profilestore.testing.TestStack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -150,6 +152,24 @@ class ImportIT {
             }
         }
         return found;
+    }
+
+    /** Who imports is proved before anything is opened: without an admin's credential nothing is read or written. */
+    @Test
+    void anImportWithoutAnAdminsCredentialRunsNothing() throws Exception {
+        var line = line(UUID.randomUUID(), 0);
+        var pid = line.pid();
+        var source = file(List.of(line.text()));
+
+        var run = ApplicationCommand.start(Map.of(CommandActor.TOKEN, TestAuth.OPERATOR), "import",
+                TestStack.configPath(), "--ndjson", source.toString()).await(COMMAND, "import");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.output()).contains("import: test-operator does not hold the admin role")
+                .doesNotContain("import: resuming").doesNotContain("profiles equal to the source");
+        assertThat(api.get(pid).status()).as("nothing written").isEqualTo(404);
+        assertThat(importRecords(source)).as("nothing recorded").isEmpty();
+        assertThat(Files.exists(Path.of(source + ".checkpoint"))).as("nothing begun").isFalse();
     }
 
     @Test
