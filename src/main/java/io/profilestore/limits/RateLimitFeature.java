@@ -14,8 +14,9 @@ import jakarta.ws.rs.core.FeatureContext;
 /**
  * Puts {@link RateLimitFilter} on the limited routes: every GET of the API ({@code /v1/...}: profiles, users,
  * merges, the audit trail, the caller itself) as a read, GET and POST {@code /v1/search} as a search, and every other
- * POST, PUT, PATCH and DELETE of {@code /v1} as a write (a refused write changes nothing). It runs after authentication and the roles' check (a caller refused those gets 401 or 403, and
- * spends no token) and before the audit's filter, so a refused look-up has no record: it showed nothing.
+ * POST, PUT, PATCH and DELETE of {@code /v1} as a write (a refused write changes nothing). It runs after
+ * authentication and the roles' check (a caller refused those gets 401 or 403, and spends no token) and before the
+ * audit's filter, so a refused look-up has no record: it showed nothing.
  */
 public final class RateLimitFeature implements DynamicFeature {
 

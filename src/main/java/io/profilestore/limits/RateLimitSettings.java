@@ -13,7 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Token buckets per caller on reads and searches (see {@link CallerBuckets}), per role. A file of one's own may
+ * Token buckets per caller on reads, searches and writes (see {@link CallerBuckets}), per role. A file of one's own may
  * name only what it changes: the roles' map and their limits are merged over the defaults, never replaced.
  */
 public class RateLimitSettings {

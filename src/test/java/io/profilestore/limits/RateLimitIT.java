@@ -23,12 +23,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Limits per caller on a running service with authentication on: an operator's key past its tiny limits gets 429
  * rate-limited with Retry-After computed from its bucket and nothing of the resource, while another operator (a
- * JWT subject) and the platform go on, and a person's writes have a limit of their own; the metrics count people's outcomes together, never by name or token.
+ * JWT subject) and the platform go on, and a person's writes have a limit of their own; the metrics count people's
+ * outcomes together, never by name or token.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class RateLimitIT {
 
-    /** Operators: 2 reads, then one every 100 s; 1 search, then one every 50 s. Editors: 2 writes, then one every 100 s. */
+    /** Operators: 2 reads, then one every 100 s; 1 search, then one every 50 s. Editors: 2 writes, then 1 per 100 s. */
     static final DropwizardAppExtension<ProfileStoreConfiguration> APP = new DropwizardAppExtension<>(
             ProfileStoreApplication.class, TestStack.configPath(), TestStack.configOverrides(Map.of(
                     "limits.roles.operator.reads.ratePerSecond", "0.01",
