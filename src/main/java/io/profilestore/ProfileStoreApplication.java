@@ -74,7 +74,6 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The profile store: {@code server <config>} serves the API, {@code migrate <config>} applies the schema,
@@ -180,6 +179,7 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.lifecycle().manage(new TableCheckSchedule(tableCheck, wiring.oneAtATime(),
                 config.users.checkTablesEvery.toJavaDuration()));
         environment.lifecycle().manage(wiring.unsettledSweep(changes));
+        environment.lifecycle().manage(new AuditRetention(backends.postgres(), environment.metrics()));
         environment.lifecycle().manage(relay);
 
         var names = NameNormalizer.standard();
@@ -221,10 +221,6 @@ public class ProfileStoreApplication extends Application<ProfileStoreConfigurati
         environment.jersey().register(new RequestIds());
         environment.jersey().register(new AuditFilter(lookUps, machineLookUps, outcomes));
         environment.jersey().register(new HeadRefusal());
-        // the trail's retention, enforced by every API instance hourly, the first sweep a minute after the start
-        var retention = new AuditRetention(backends.postgres(), environment.metrics());
-        environment.lifecycle().scheduledExecutorService("audit-retention", true).threads(1).build()
-                .scheduleWithFixedDelay(retention::sweepLogged, 1, 60, TimeUnit.MINUTES);
     }
 
     /** One health check per backing service; readiness asks Cassandra's quorum alone. */

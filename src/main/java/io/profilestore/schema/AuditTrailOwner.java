@@ -21,6 +21,17 @@ public final class AuditTrailOwner {
             """;
 
     /**
+     * The trail's functions the role owns: {@code purge_expired_audit} runs with its owner's rights, so owned by the
+     * service's role it would delete as that role may, which is nothing, and migrate could not set it up.
+     */
+    private static final String OWNED_FUNCTIONS = """
+            SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' FROM pg_proc p
+              JOIN pg_namespace n ON n.oid = p.pronamespace
+             WHERE n.nspname = current_schema() AND p.proname LIKE '%\\_audit' AND pg_has_role(?, p.proowner, 'MEMBER')
+             ORDER BY 1
+            """;
+
+    /**
      * Whether the role owns the schema migrate works in (or through a membership: since PostgreSQL 15 {@code public}
      * belongs to pg_database_owner, the database's owner). A schema's owner may drop every table in it, whoever owns
      * the table, so a trail there is not append-only for that role either.
@@ -60,11 +71,13 @@ public final class AuditTrailOwner {
                     ownsSchema = rows.next();
                 }
             }
-            try (var statement = connection.prepareStatement(OWNED)) {
-                statement.setString(1, serviceRole);
-                try (var rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        tables.add(rows.getString(1));
+            for (String query : List.of(OWNED, OWNED_FUNCTIONS)) {
+                try (var statement = connection.prepareStatement(query)) {
+                    statement.setString(1, serviceRole);
+                    try (var rows = statement.executeQuery()) {
+                        while (rows.next()) {
+                            tables.add(rows.getString(1));
+                        }
                     }
                 }
             }
@@ -92,8 +105,10 @@ public final class AuditTrailOwner {
         String to = owner == null || owner.isBlank() ? "<owner>" : owner;
         var alter = new StringBuilder();
         for (String table : tables) {
-            alter.append("ALTER TABLE ").append(schema).append('.').append(table).append(" OWNER TO ").append(to)
-                    .append("; ");
+            // a function is named with its arguments: purge_expired_audit(batch integer)
+            alter.append(table.contains("(") ? "ALTER FUNCTION " : "ALTER TABLE ").append(schema).append('.')
+                    .append(table.contains("(") ? table.replaceAll("\\(\\w+ ", "(") : table).append(" OWNER TO ")
+                    .append(to).append("; ");
         }
         return "postgres: the service's role " + serviceRole + " owns " + String.join(", ", tables) + " (schema "
                 + schema + "), so it could update or delete its own audit trail; migrate stops here. To fix, as a "

@@ -64,6 +64,8 @@ class MigrateAuditOwnerIT {
         String owner = TestStack.endpoints().postgresOwner();
         assertThat(run.output()).containsPattern("owns [a-z_, ]*audit_record")
                 .contains("ALTER TABLE " + schema + ".audit_record OWNER TO " + owner)
+                // and the retention's function, which runs with its owner's rights
+                .contains("ALTER FUNCTION " + schema + ".purge_expired_audit(integer) OWNER TO " + owner)
                 .contains("POSTGRES_MIGRATION_USER");
     }
 

@@ -28,7 +28,8 @@ class ChartPrometheusRuleIT {
     /** The sections of docs/operations/runbooks.md the alerts link to. */
     static final Set<String> RUNBOOKS = Set.of("runbook-index-lag", "runbook-outbox-backlog", "runbook-dead-letters",
             "runbook-lock-conflicts", "runbook-5xx", "runbook-connection-pool", "runbook-audit-failures",
-            "runbook-maintenance-jobs", "runbook-pods-down", "runbook-cassandra-quorum-lost", "runbook-rate-limited");
+            "runbook-audit-retention", "runbook-maintenance-jobs", "runbook-pods-down", "runbook-cassandra-quorum-lost",
+            "runbook-rate-limited");
 
     @ParameterizedTest
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
@@ -39,7 +40,8 @@ class ChartPrometheusRuleIT {
         assertThat(rules).extracting(r -> r.path("alert").asText()).containsExactlyInAnyOrder(
                 "ProfileStoreIndexLag", "ProfileStoreIndexerStalled", "ProfileStoreOutboxBacklog",
                 "ProfileStoreDeadLetters", "ProfileStoreLockConflicts", "ProfileStoreServerErrors",
-                "ProfileStoreConnectionPoolTimeouts", "ProfileStoreAuditFailures", "ProfileStoreCassandraQuorumLost",
+                "ProfileStoreConnectionPoolTimeouts", "ProfileStoreAuditFailures", "ProfileStoreAuditRetentionFailing",
+                "ProfileStoreCassandraQuorumLost",
                 "ProfileStoreCallerRateLimited", "ProfileStorePodDown",
                 "ProfileStoreDeploymentUnavailable",
                 "ProfileStoreMaintenanceFailed", "ProfileStoreMaintenanceFailed",
@@ -114,7 +116,7 @@ class ChartPrometheusRuleIT {
     @EnumSource(value = Values.class, names = {"STAGING", "PRODUCTION"})
     void everyExpressionIsValidPromQL(Values values) {
         var checked = AlertRules.check(Charts.documents(values));
-        assertThat(checked).hasSize(16);
+        assertThat(checked).hasSize(17);
         assertThat(AlertRules.errorsOf(checked)).as("PromQL errors of the %s alerts", values).isEmpty();
     }
 
