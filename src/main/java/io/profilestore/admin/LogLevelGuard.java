@@ -23,7 +23,6 @@ final class LogLevelGuard implements Filter {
 
     static final String TASK = "/log-level";
 
-
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {

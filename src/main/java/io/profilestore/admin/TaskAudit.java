@@ -30,7 +30,6 @@ import javax.sql.DataSource;
  */
 final class TaskAudit implements Filter {
 
-
     private final AuditLog trail;
     private final Meter failures;
 

@@ -33,7 +33,6 @@ final class AdminAuthFilter implements Filter {
     /** Paths open without a token; everything else on the admin port, present or future, needs the admin role. */
     static final Set<String> OPEN = AdminPaths.OPEN;
 
-
     private final BearerAuthenticator authenticator;
 
     AdminAuthFilter(BearerAuthenticator authenticator) {
