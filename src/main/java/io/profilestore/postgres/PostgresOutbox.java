@@ -71,11 +71,13 @@ public class PostgresOutbox implements OutboxWriter {
      * that guessed many rows due price a sequential scan as stopping early. Every API pod purges: rows another
      * pod's purge holds are skipped, not waited for.
      */
+    /** Rows a purge deletes at most, oldest first. */
+    public static final int PURGE_BATCH = 10_000;
     static final String PURGE = """
             DELETE FROM outbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM outbox
-             WHERE published_at < now() - make_interval(secs => ?) ORDER BY published_at LIMIT 10000
+             WHERE published_at < now() - make_interval(secs => ?) ORDER BY published_at LIMIT %d
              FOR UPDATE SKIP LOCKED))
-            """;
+            """.formatted(PURGE_BATCH);
 
     private final DataSource dataSource;
 
