@@ -174,6 +174,62 @@ class FluxNetworkIT {
         assertThat(hba.indexOf("hostnossl all all all reject")).as("before any rule that would admit one").isZero();
     }
 
+    /**
+     * Cassandra's nodes talk to each other over mutual TLS only: internode encryption for all traffic, not optional,
+     * each node presenting its certificate, from the key stores cert-manager makes with the generated password. The
+     * internode certificate comes from a CA of its own, not the one the app trusts for CQL, so that a certificate the
+     * app would accept from a server cannot join the ring, and the ring's certificate is no CQL server's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"staging", "production"})
+    void cassandraNodesTalkToEachOtherOverMutualTlsOnly(String env) throws IOException {
+        var docs = instances(env);
+        var cassandra = Charts.ofKind(docs, "K8ssandraCluster").get(0).path("spec").path("cassandra");
+        var options = cassandra.path("config").path("cassandraYaml").path("server_encryption_options");
+        assertThat(options.path("internode_encryption").asText()).as("Cassandra: internode encryption").isEqualTo("all");
+        assertThat(options.path("optional").isBoolean()).as("optional stated, not left to Cassandra's default").isTrue();
+        assertThat(options.path("optional").asBoolean()).as("no plain connection between nodes").isFalse();
+        assertThat(options.path("require_client_auth").asBoolean()).as("each node presents its certificate").isTrue();
+        // Cassandra 5 ignores server_encryption_options.enabled (internode_encryption decides): it would mislead
+        assertThat(options.has("enabled")).isFalse();
+
+        var stores = cassandra.path("serverEncryptionStores");
+        var secret = stores.path("keystoreSecretRef").path("name").asText();
+        var certificate = Charts.ofKind(docs, "Certificate").stream()
+                .filter(c -> c.path("spec").path("secretName").asText().equals(secret)).findFirst()
+                .orElseThrow(() -> new AssertionError("no Certificate writes the internode key stores' Secret " + secret));
+        var spec = certificate.path("spec");
+        assertThat(stores.path("keystoreSecretRef").path("key").asText()).isEqualTo("keystore.jks");
+        assertThat(stores.path("truststoreSecretRef").path("name").asText()).isEqualTo(secret);
+        assertThat(stores.path("truststoreSecretRef").path("key").asText()).isEqualTo("truststore.jks");
+        var jks = spec.path("keystores").path("jks");
+        assertThat(jks.path("create").asBoolean()).isTrue();
+        for (var password : List.of(stores.path("keystorePasswordSecretRef"), stores.path("truststorePasswordSecretRef"))) {
+            assertThat(password).as("the password cert-manager made the stores with").isEqualTo(jks.path("passwordSecretRef"));
+        }
+        assertThat(spec.path("usages")).extracting(JsonNode::asText).as("a node is server and client of its peers")
+                .contains("server auth", "client auth");
+        assertThat(spec.path("isCA").asBoolean()).isFalse();
+
+        // its CA is none the app trusts: not the CQL certificate's, not any other service's
+        var internodeIssuer = spec.path("issuerRef").path("name").asText();
+        var cqlSecret = cassandra.path("clientEncryptionStores").path("keystoreSecretRef").path("name").asText();
+        var trustedByTheApp = new ArrayList<String>();
+        for (var leaf : Charts.ofKind(docs, "Certificate")) {
+            if (!leaf.path("spec").path("isCA").asBoolean() && !Flux.name(leaf).equals(Flux.name(certificate))) {
+                trustedByTheApp.add(leaf.path("spec").path("issuerRef").path("name").asText());
+            }
+        }
+        assertThat(trustedByTheApp).as("the other leaves' issuers").isNotEmpty().doesNotContain(internodeIssuer);
+        assertThat(secret).isNotEqualTo(cqlSecret);
+        var ca = Charts.named(docs, "Issuer", internodeIssuer).path("spec").path("ca").path("secretName").asText();
+        var values = Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING).path("config");
+        for (var service : List.of("cassandra", "elasticsearch", "postgres", "rabbitmq")) {
+            assertThat(values.path(service).path("tls").path("ca").path("secretName").asText())
+                    .as("the app trusts %s by another Secret", service).isNotIn(ca, secret);
+        }
+    }
+
     /** The namespace of each operator's HelmRelease, by the release's name. */
     private static Map<String, String> operatorNamespaces() {
         var namespaces = new LinkedHashMap<String, String>();
