@@ -176,11 +176,13 @@ class FluxIT {
         }
         // k8ssandra-operator's webhooks need cert-manager's certificates first
         assertThat(dependsOn(Charts.named(docs, "HelmRelease", "k8ssandra-operator"))).containsExactly("cert-manager");
-        // images of the instances are pinned too
+        // images of the instances are pinned too, by version and digest (ImageDigestTest reads every reference)
         for (var env : List.of("staging", "production")) {
             var instances = Charts.parse(Tools.kustomize(Flux.FOLDER.resolve("infrastructure/instances/" + env)));
-            assertThat(Charts.ofKind(instances, "RabbitmqCluster").get(0).path("spec").path("image").asText()).matches(".+:\\d+\\.\\d+\\.\\d+.*");
-            assertThat(Charts.ofKind(instances, "Cluster").get(0).path("spec").path("imageName").asText()).matches(".+:\\d+\\.\\d+");
+            assertThat(Charts.ofKind(instances, "RabbitmqCluster").get(0).path("spec").path("image").asText())
+                    .matches(".+:\\d+\\.\\d+\\.\\d+[^@]*@sha256:[0-9a-f]{64}");
+            assertThat(Charts.ofKind(instances, "Cluster").get(0).path("spec").path("imageName").asText())
+                    .matches(".+:\\d+\\.\\d+[^@]*@sha256:[0-9a-f]{64}");
             assertThat(Charts.ofKind(instances, "K8ssandraCluster").get(0).path("spec").path("cassandra").path("serverVersion").asText())
                     .matches("\\d+\\.\\d+\\.\\d+");
         }
