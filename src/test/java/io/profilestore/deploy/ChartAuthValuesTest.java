@@ -28,11 +28,14 @@ class ChartAuthValuesTest {
                 .hasMessageContaining("jwksUrl");
     }
 
+    /** With the provider's address among the pods' destinations (ChartNetworkPolicyTest: refused without). */
     @Test
     void aKeySetOverHttpsRenders() {
         String rendered = Charts.template(Values.DEFAULT, Map.of(
                 "config.auth.jwt.jwksUrl", "https://idp.example/jwks",
-                "config.auth.jwt.issuer", "https://idp.example/"));
+                "config.auth.jwt.issuer", "https://idp.example/",
+                "networkPolicy.egress.extra[0].to[0].ipBlock.cidr", "203.0.113.7/32",
+                "networkPolicy.egress.extra[0].ports[0]", 443));
         assertThat(rendered).contains("https://idp.example/jwks");
     }
 

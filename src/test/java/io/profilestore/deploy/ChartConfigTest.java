@@ -236,7 +236,10 @@ class ChartConfigTest {
                 "config.console.oidc.authorizationEndpoint", "https://idp.example.com/authorize",
                 "config.console.oidc.tokenEndpoint", "https://idp.example.com/token",
                 "config.console.oidc.clientId", "profile-store-console",
-                "config.console.oidc.scope", "openid profile"));
+                "config.console.oidc.scope", "openid profile",
+                // the provider's address among the pods' destinations (ChartNetworkPolicyTest: refused without)
+                "networkPolicy.egress.extra[0].to[0].ipBlock.cidr", "203.0.113.7/32",
+                "networkPolicy.egress.extra[0].ports[0]", 443));
         var config = load(writeConfig(Charts.serviceConfig(Charts.parse(rendered))));
         assertThat(config.auth.apiKeysForPeople).as("staging keeps people's keys").isTrue();
         assertThat(config.console.enabled).isTrue();

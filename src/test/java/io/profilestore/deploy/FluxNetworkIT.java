@@ -18,8 +18,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The backing services' network in flux/: only the app, their peers, their operators and monitoring reach them, and
- * each serves TLS only, with a certificate the app can check.
+ * The backing services' network in flux/: only the app, their peers, their operators and monitoring reach them, the
+ * chart's egress lets the app out to their pods (as their operators label them) on the client ports, and each serves
+ * TLS only, with a certificate the app can check.
  */
 class FluxNetworkIT {
 
@@ -60,16 +61,18 @@ class FluxNetworkIT {
                 // TLS only: AMQPS, the management API and Prometheus on their TLS ports
                 new Service(mq, List.of(5671), 25672, "rabbitmq-system", List.of(15671), List.of(15691)),
                 new Service(pg, List.of(5432), 5432, operators.get("cloudnative-pg"), List.of(8000, 5432), List.of(9187)));
-        var values = Charts.values(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
-        var egress = values.path("networkPolicy").path("egress").path("ports");
+        var rendered = Charts.documents(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
+        var appPolicies = NetworkPolicies.inNamespace(Charts.ofKind(rendered, "NetworkPolicy"), namespace);
         var app = appPods(env.equals("production") ? Values.PRODUCTION : Values.STAGING);
         assertThat(app).as("the app's API, indexer and migrate pods and the two CronJobs").hasSize(5);
         for (var service : services) {
             var pods = service.pods();
             assertThat(NetworkPolicies.selecting(policies, pods)).as("a policy selects %s", pods).isNotEmpty();
-            assertThat(egress).extracting(JsonNode::asInt).as("the chart lets the app out to it").containsAll(service.client());
             for (var appPod : app) {
                 assertThat(appPod.namespace()).isEqualTo(namespace);
+                // the chart lets the app out to these very pods, on the client port alone
+                assertThat(NetworkPolicies.reachable(appPolicies, appPod, pods)).as("%s to %s", appPod, pods)
+                        .containsExactlyInAnyOrderElementsOf(service.client());
                 // the app on the client port, and on no management or peer port
                 assertThat(NetworkPolicies.admitted(policies, pods, appPod)).as("%s from %s", pods, appPod)
                         .containsExactlyInAnyOrderElementsOf(service.client());

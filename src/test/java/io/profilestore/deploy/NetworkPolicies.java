@@ -1,6 +1,7 @@
 package io.profilestore.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,10 @@ import java.util.TreeSet;
  * admits every source, one without `ports` every port; a peer with only a podSelector means pods of the policy's
  * namespace, with only a namespaceSelector every pod of those namespaces, with both the matching pods there.
  * Namespaces are known by the label Kubernetes gives each, kubernetes.io/metadata.name. Only numeric TCP ports are
- * modelled (a named port fails the test that meets it).
+ * modelled (a named port fails the test that meets it). Egress is read the same way from the other side: a pod that
+ * no policy of type Egress selects may connect anywhere; a selected pod only where its policies' egress rules say (`to`
+ * for `from`). An ipBlock is taken to name addresses outside the cluster, as Kubernetes means it: it reaches no pod
+ * here, and {@link #sendsToAnyPod} counts only the blocks of every address as reaching any pod.
  */
 final class NetworkPolicies {
 
@@ -57,6 +61,67 @@ final class NetworkPolicies {
     }
 
     /**
+     * The TCP ports on which {@code source} may connect to {@code target}: {@link #ANY_PORT} alone when no policy of
+     * type Egress selects the source, or a rule lets it reach the target on every port.
+     */
+    static Set<Integer> reachable(List<JsonNode> policies, Pod source, Pod target) {
+        var selecting = selecting(policies, source).stream()
+                .filter(NetworkPolicies::limitsEgress)
+                .toList();
+        var ports = new TreeSet<Integer>();
+        if (selecting.isEmpty()) {
+            ports.add(ANY_PORT);
+            return ports;
+        }
+        for (var policy : selecting) {
+            var namespace = policy.path("metadata").path("namespace").asText();
+            for (var rule : policy.path("spec").path("egress")) {
+                if (matchesPeer(rule.path("to"), namespace, target)) {
+                    ports.addAll(ports(rule));
+                }
+            }
+        }
+        return ports;
+    }
+
+    /**
+     * An egress rule that reaches any pod at all: no `to`, a peer of every pod (as {@link #admitsAnyPod} reads a
+     * `from`), or an ipBlock of every address.
+     */
+    static boolean sendsToAnyPod(JsonNode rule) {
+        if (rule.path("to").isEmpty()) {
+            return true;
+        }
+        for (var peer : rule.path("to")) {
+            if (peer.has("ipBlock")) {
+                var cidr = peer.path("ipBlock").path("cidr").asText();
+                if (cidr.equals("0.0.0.0/0") || cidr.equals("::/0")) {
+                    return true;
+                }
+                continue;
+            }
+            var pods = peer.path("podSelector");
+            var namespaces = peer.path("namespaceSelector");
+            if ((pods.isMissingNode() || isEmptySelector(pods)) && (namespaces.isMissingNode() || isEmptySelector(namespaces))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Policies as rendered for a namespace: each without a namespace of its own gets {@code namespace}. */
+    static List<JsonNode> inNamespace(List<JsonNode> policies, String namespace) {
+        return policies.stream().map(p -> {
+            if (!p.path("metadata").path("namespace").asText().isEmpty()) {
+                return p;
+            }
+            JsonNode copy = p.deepCopy();
+            ((ObjectNode) copy.path("metadata")).put("namespace", namespace);
+            return copy;
+        }).toList();
+    }
+
+    /**
      * A rule that admits any pod at all, of the policy's namespace or of every namespace: no `from`, an ipBlock (pod
      * addresses are in some block), or a peer whose pod selector is empty while its namespace selector is missing or
      * empty. A peer of all pods in named namespaces (an operator's, monitoring) is not one.
@@ -91,11 +156,15 @@ final class NetworkPolicies {
     }
 
     private static boolean admitsSource(JsonNode rule, String policyNamespace, Pod source) {
-        var from = rule.path("from");
-        if (from.isEmpty()) {
+        return matchesPeer(rule.path("from"), policyNamespace, source);
+    }
+
+    /** Whether a rule's peers (its `from` or `to`) take in {@code pod}; no peers take in every pod. */
+    private static boolean matchesPeer(JsonNode peers, String policyNamespace, Pod source) {
+        if (peers.isEmpty()) {
             return true;
         }
-        for (var peer : from) {
+        for (var peer : peers) {
             if (peer.has("ipBlock")) {
                 continue;
             }
@@ -162,6 +231,17 @@ final class NetworkPolicies {
             }
         }
         return true;
+    }
+
+    /** A policy of type Egress: so named, or (policyTypes left out) one with egress rules, as Kubernetes defaults it. */
+    private static boolean limitsEgress(JsonNode policy) {
+        var types = policy.path("spec").path("policyTypes");
+        if (types.isMissingNode()) {
+            return policy.path("spec").has("egress");
+        }
+        var texts = new TreeSet<String>();
+        types.forEach(t -> texts.add(t.asText()));
+        return texts.contains("Egress");
     }
 
     private static boolean isEmptySelector(JsonNode selector) {
